@@ -1,0 +1,115 @@
+/*
+ * backend.h - what every AES backend provides, and what they share.
+ *
+ * A backend is a table of whole-buffer loops. Mode semantics (argument
+ * checks, CTR offsets, contexts) live once in api.c; a backend never sees a
+ * partial block and is never dispatched per block.
+ */
+#ifndef TG_BACKEND_H
+#define TG_BACKEND_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Expanded key. The layout belongs to the backend that wrote it; only the
+ * first `sched_size` bytes are used (and wiped). 1024 bytes fit the soft
+ * backend's bitsliced round keys; hardware backends need 480. */
+#define TG_SCHED_MAX 1024
+typedef union {
+    uint8_t  bytes[TG_SCHED_MAX];
+    uint64_t words[TG_SCHED_MAX / 8];
+} tg_sched;
+
+enum { TG_DIR_ENCRYPT = 0, TG_DIR_DECRYPT = 1 };
+
+/* CPU features, as found by dispatch.c. */
+enum {
+    TG_CPU_AESNI   = 1u << 0, /* AES-NI + SSE4.1 + SSSE3 */
+    TG_CPU_VAES256 = 1u << 1, /* VAES + AVX2, YMM state enabled by the OS */
+    TG_CPU_VAES512 = 1u << 2, /* VAES + AVX-512 F/VL/BW, ZMM state enabled, no down-clocking */
+    TG_CPU_ARMAES  = 1u << 3, /* ARMv8 Crypto Extensions AESE/AESD */
+};
+
+/*
+ * All loops:
+ *   - take `nblocks` whole 16-byte blocks (0 is a no-op);
+ *   - accept out == in exactly (in place), and unaligned buffers;
+ *   - update the chaining value in place so the next call continues:
+ *       IGE iv = last ciphertext block || last plaintext block
+ *       CBC iv = last ciphertext block
+ *       CTR ctr = counter of the next block (128-bit big-endian, wraps).
+ * expand_key writes what the loops of its direction need: encryption keys
+ * for IGE/CBC encryption and CTR, decryption keys for IGE/CBC decryption.
+ */
+typedef struct tg_backend {
+    const char *name;
+    uint32_t    cpu_needs;  /* TG_CPU_* bits that must all be present */
+    size_t      sched_size; /* bytes of tg_sched in use */
+    void (*expand_key)(tg_sched *s, const uint8_t key[32], int dir);
+    void (*ige_encrypt)(const tg_sched *s, uint8_t iv[32], uint8_t *out, const uint8_t *in, size_t nblocks);
+    void (*ige_decrypt)(const tg_sched *s, uint8_t iv[32], uint8_t *out, const uint8_t *in, size_t nblocks);
+    void (*cbc_encrypt)(const tg_sched *s, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    void (*cbc_decrypt)(const tg_sched *s, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    void (*ctr_xor)(const tg_sched *s, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+} tg_backend;
+
+/* The backends; each file defines one (dispatch.c lists those compiled in). */
+extern const tg_backend tg_backend_soft;
+#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+#  define TG_ARCH_X86 1
+#endif
+#if defined(__aarch64__) || defined(_M_ARM64)
+#  define TG_ARCH_ARM64 1
+#endif
+#if defined(TG_ARCH_X86) && !defined(TG_PORTABLE)
+#  define TG_HAVE_X86_BACKENDS 1
+extern const tg_backend tg_backend_aesni;
+extern const tg_backend tg_backend_vaes256;
+extern const tg_backend tg_backend_vaes512;
+/* aes_ni.c's loops, reused by the VAES backends for the serial modes and
+ * for inputs below their cutoff. Same contracts as the table fields. */
+void tg_aesni_expand_key(tg_sched *s, const uint8_t key[32], int dir);
+void tg_aesni_ige_encrypt(const tg_sched *s, uint8_t iv[32], uint8_t *out, const uint8_t *in, size_t nblocks);
+void tg_aesni_ige_decrypt(const tg_sched *s, uint8_t iv[32], uint8_t *out, const uint8_t *in, size_t nblocks);
+void tg_aesni_cbc_encrypt(const tg_sched *s, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void tg_aesni_cbc_decrypt(const tg_sched *s, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+void tg_aesni_ctr_xor(const tg_sched *s, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+/* AES-NI schedule layout: 15 encryption round keys (FIPS-197 byte order) at
+ * bytes[0..240); for TG_DIR_DECRYPT, 15 keys for the equivalent inverse
+ * cipher (aesdec order: k14, imc(k13) .. imc(k1), k0) at bytes[240..480). */
+#endif
+#if defined(TG_ARCH_ARM64) && !defined(TG_PORTABLE)
+#  define TG_HAVE_ARM_BACKENDS 1
+extern const tg_backend tg_backend_armce;
+#endif
+
+/* ---- helpers shared by backends and api.c ---- */
+
+/* Zero secrets so the compiler cannot drop the stores as dead. */
+static inline void tg_wipe(void *p, size_t n) {
+    memset(p, 0, n);
+#if defined(__GNUC__)
+    __asm__ __volatile__("" : : "r"(p) : "memory");
+#endif
+}
+
+/* Add n to a 128-bit big-endian counter, wrapping modulo 2^128. */
+static inline void tg_ctr_add(uint8_t ctr[16], uint64_t n) {
+    for (int i = 15; i >= 0 && n != 0; i--) {
+        uint64_t sum = (uint64_t)ctr[i] + (n & 0xff);
+        ctr[i] = (uint8_t)sum;
+        n = (n >> 8) + (sum >> 8);
+    }
+}
+
+static inline uint64_t tg_load64_be(const uint8_t *p) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = (v << 8) | p[i];
+    return v;
+}
+static inline void tg_store64_be(uint8_t *p, uint64_t v) {
+    for (int i = 7; i >= 0; i--) { p[i] = (uint8_t)v; v >>= 8; }
+}
+
+#endif /* TG_BACKEND_H */
