@@ -42,7 +42,7 @@ enum {
  * expand_key writes what the loops of its direction need: encryption keys
  * for IGE/CBC encryption and CTR, decryption keys for IGE/CBC decryption.
  */
-typedef struct tg_backend {
+typedef struct tg_aes_backend {
     const char *name;
     uint32_t    cpu_needs;  /* TG_CPU_* bits that must all be present */
     size_t      sched_size; /* bytes of tg_sched in use */
@@ -52,10 +52,10 @@ typedef struct tg_backend {
     void (*cbc_encrypt)(const tg_sched *s, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
     void (*cbc_decrypt)(const tg_sched *s, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
     void (*ctr_xor)(const tg_sched *s, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks);
-} tg_backend;
+} tg_aes_backend;
 
 /* The backends; each file defines one (dispatch.c lists those compiled in). */
-extern const tg_backend tg_backend_soft;
+extern const tg_aes_backend tg_backend_soft;
 #if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
 #  define TG_ARCH_X86 1
 #endif
@@ -64,9 +64,9 @@ extern const tg_backend tg_backend_soft;
 #endif
 #if defined(TG_ARCH_X86) && !defined(TG_PORTABLE)
 #  define TG_HAVE_X86_BACKENDS 1
-extern const tg_backend tg_backend_aesni;
-extern const tg_backend tg_backend_vaes256;
-extern const tg_backend tg_backend_vaes512;
+extern const tg_aes_backend tg_backend_aesni;
+extern const tg_aes_backend tg_backend_vaes256;
+extern const tg_aes_backend tg_backend_vaes512;
 /* aes_ni.c's loops, reused by the VAES backends for the serial modes and
  * for inputs below their cutoff. Same contracts as the table fields. */
 void tg_aesni_expand_key(tg_sched *s, const uint8_t key[32], int dir);
@@ -81,7 +81,7 @@ void tg_aesni_ctr_xor(const tg_sched *s, uint8_t ctr[16], uint8_t *out, const ui
 #endif
 #if defined(TG_ARCH_ARM64) && !defined(TG_PORTABLE)
 #  define TG_HAVE_ARM_BACKENDS 1
-extern const tg_backend tg_backend_armce;
+extern const tg_aes_backend tg_backend_armce;
 #endif
 
 /* ---- helpers shared by backends and api.c ---- */

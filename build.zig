@@ -1,0 +1,76 @@
+//! Builds libtgcrypto (shared), its header, and the C test and bench programs.
+//!
+//!   zig build                      shared library + header into zig-out/
+//!   zig build test                 known answers + differential tests, every backend
+//!   zig build bench                C-level throughput of every backend
+//!   zig build -Dportable=true      no hardware backends (soft only)
+//!
+//! Without -Dtarget the host OS/arch is used but with a *baseline* CPU: the
+//! hardware paths are picked at run time by CPUID/HWCAP, never at build time.
+const std = @import("std");
+
+const c_sources = [_][]const u8{
+    "csrc/api.c",
+    "csrc/dispatch.c",
+    "csrc/aes_soft.c",
+    "csrc/aes_ni.c",
+    "csrc/aes_vaes.c",
+    "csrc/aes_armce.c",
+};
+
+const c_flags = [_][]const u8{
+    "-std=c11",
+    "-Wall",
+    "-Wextra",
+    "-Werror",
+    "-Werror=vla",
+    "-fvisibility=hidden",
+};
+
+pub fn build(b: *std.Build) void {
+    const target = b.standardTargetOptions(.{ .default_target = .{ .cpu_model = .baseline } });
+    const optimize = b.option(std.builtin.OptimizeMode, "optimize", "Optimization mode (default: fast)") orelse .fast;
+    const portable = b.option(bool, "portable", "Compile out the hardware AES backends (soft only)") orelse false;
+
+    const lib = b.addLibrary(.{
+        .name = "tgcrypto",
+        .linkage = .dynamic,
+        .root_module = coreModule(b, target, optimize, portable),
+    });
+    lib.installHeader(b.path("csrc/tgcrypto.h"), "tgcrypto.h");
+    b.installArtifact(lib);
+
+    // C tests: linked statically against the same sources, run on the host.
+    const tests = b.addExecutable(.{
+        .name = "tgcrypto-test",
+        .root_module = coreModule(b, target, optimize, portable),
+    });
+    tests.root_module.addCSourceFiles(.{ .files = &.{"test/c/test_main.c"}, .flags = &c_flags });
+    const run_tests = b.addRunArtifact(tests);
+    run_tests.addDirectoryArg(b.path("test/vectors"));
+    run_tests.has_side_effects = true;
+    b.step("test", "Run the C known-answer and differential tests on every backend").dependOn(&run_tests.step);
+
+    const bench = b.addExecutable(.{
+        .name = "tgcrypto-bench",
+        .root_module = coreModule(b, target, .fast, portable),
+    });
+    bench.root_module.addCSourceFiles(.{ .files = &.{"bench/c/bench_main.c"}, .flags = &c_flags });
+    const run_bench = b.addRunArtifact(bench);
+    run_bench.addPassthruArgs();
+    run_bench.has_side_effects = true;
+    b.step("bench", "C-level throughput of every backend (no FFI)").dependOn(&run_bench.step);
+}
+
+fn coreModule(
+    b: *std.Build,
+    target: std.Build.ResolvedTarget,
+    optimize: std.builtin.OptimizeMode,
+    portable: bool,
+) *std.Build.Module {
+    const m = b.createModule(.{ .target = target, .optimize = optimize, .link_libc = true });
+    m.addIncludePath(b.path("csrc"));
+    if (portable) m.addCMacro("TG_PORTABLE", "1");
+    m.addCSourceFiles(.{ .files = &c_sources, .flags = &c_flags });
+    return m;
+}
