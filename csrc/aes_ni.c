@@ -197,18 +197,29 @@ void tg_aesni_ctr_xor(const tg_sched *s, uint8_t ctr[16], uint8_t *out, const ui
     __m128i k[15];
     load_keys(k, ENC_KEYS(s));
     uint64_t hi = tg_load64_be(ctr), lo = tg_load64_be(ctr + 8);
+    /* Byte-reversing a block turns the big-endian counter into a little-endian
+     * one, whose low 64 bits a vector add can step. */
+    const __m128i reverse = _mm_setr_epi8(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
     size_t i = 0;
-    for (; i + LANES <= nblocks; i += LANES) {
+    while (i + LANES <= nblocks) {
         __m128i x[LANES];
-        for (int j = 0; j < LANES; j++) {
-            x[j] = _mm_xor_si128(counter_block(hi, lo), k[0]);
-            hi += (++lo == 0); /* the counter is public: branching on it is fine */
+        if (lo <= UINT64_MAX - LANES) { /* no carry into the high half in this group */
+            const __m128i base = _mm_set_epi64x((long long)hi, (long long)lo);
+            for (int j = 0; j < LANES; j++)
+                x[j] = _mm_xor_si128(_mm_shuffle_epi8(_mm_add_epi64(base, _mm_set_epi64x(0, j)), reverse), k[0]);
+            lo += LANES;
+        } else { /* the counter is public: branching on it is fine */
+            for (int j = 0; j < LANES; j++) {
+                x[j] = _mm_xor_si128(counter_block(hi, lo), k[0]);
+                hi += (++lo == 0);
+            }
         }
         for (int r = 1; r < 14; r++)
             for (int j = 0; j < LANES; j++) x[j] = _mm_aesenc_si128(x[j], k[r]);
         /* AESENCLAST(x, k ^ d) == AESENCLAST(x, k) ^ d: the data XOR rides the last round. */
         for (int j = 0; j < LANES; j++)
             store(out + 16 * (i + j), _mm_aesenclast_si128(x[j], _mm_xor_si128(k[14], load(in + 16 * (i + j)))));
+        i += LANES;
     }
     for (; i < nblocks; i++) {
         const __m128i x = enc_middle(_mm_xor_si128(counter_block(hi, lo), k[0]), k);
