@@ -60,6 +60,39 @@ pub fn build(b: *std.Build) void {
     run_bench.addPassthruArgs();
     run_bench.has_side_effects = true;
     b.step("bench", "C-level throughput of every backend (no FFI)").dependOn(&run_bench.step);
+
+    addDist(b, portable);
+}
+
+/// Prebuilt libraries, named as Node names platforms (process.platform-arch[-libc]).
+const dist_targets = [_]struct { dir: []const u8, triple: []const u8 }{
+    .{ .dir = "linux-x64-gnu", .triple = "x86_64-linux-gnu.2.17" },
+    .{ .dir = "linux-arm64-gnu", .triple = "aarch64-linux-gnu.2.17" },
+    .{ .dir = "linux-x64-musl", .triple = "x86_64-linux-musl" },
+    .{ .dir = "linux-arm64-musl", .triple = "aarch64-linux-musl" },
+    .{ .dir = "darwin-x64", .triple = "x86_64-macos" },
+    .{ .dir = "darwin-arm64", .triple = "aarch64-macos" },
+    .{ .dir = "win32-x64", .triple = "x86_64-windows-gnu" },
+    .{ .dir = "win32-arm64", .triple = "aarch64-windows-gnu" },
+};
+
+fn addDist(b: *std.Build, portable: bool) void {
+    const dist = b.step("dist", "Cross-build the shared library for every supported platform into zig-out/dist/");
+    for (dist_targets) |t| {
+        const query = std.Target.Query.parse(.{ .arch_os_abi = t.triple }) catch @panic("bad triple");
+        const lib = b.addLibrary(.{
+            .name = "tgcrypto",
+            .linkage = .dynamic,
+            .root_module = coreModule(b, b.resolveTargetQuery(query), .fast, portable),
+        });
+        const install = b.addInstallArtifact(lib, .{
+            .dest_dir = .{ .override = .{ .custom = b.fmt("dist/{s}", .{t.dir}) } },
+            .implib_dir = .disabled,
+            .pdb_dir = .disabled,
+            .h_dir = .disabled,
+        });
+        dist.dependOn(&install.step);
+    }
 }
 
 fn coreModule(
@@ -68,7 +101,12 @@ fn coreModule(
     optimize: std.builtin.OptimizeMode,
     portable: bool,
 ) *std.Build.Module {
-    const m = b.createModule(.{ .target = target, .optimize = optimize, .link_libc = true });
+    const m = b.createModule(.{
+        .target = target,
+        .optimize = optimize,
+        .link_libc = true,
+        .strip = optimize == .fast or optimize == .small,
+    });
     m.addIncludePath(b.path("csrc"));
     if (portable) m.addCMacro("TG_PORTABLE", "1");
     m.addCSourceFiles(.{ .files = &c_sources, .flags = &c_flags });
