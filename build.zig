@@ -39,6 +39,19 @@ pub fn build(b: *std.Build) void {
     });
     lib.installHeader(b.path("csrc/tgcrypto.h"), "tgcrypto.h");
     b.installArtifact(lib);
+    installPkgConfig(b);
+
+    // The C example, linked against the shared library like a user's program.
+    const example = b.addExecutable(.{
+        .name = "tgcrypto-example",
+        .root_module = b.createModule(.{ .target = target, .optimize = optimize, .link_libc = true }),
+    });
+    example.root_module.addCSourceFiles(.{ .files = &.{"examples/example.c"}, .flags = &c_flags });
+    example.root_module.addIncludePath(b.path("csrc"));
+    example.root_module.linkLibrary(lib);
+    const run_example = b.addRunArtifact(example);
+    run_example.has_side_effects = true;
+    b.step("examples", "Build and run the C example against the shared library").dependOn(&run_example.step);
 
     // C tests: linked statically against the same sources, run on the host.
     const tests = b.addExecutable(.{
@@ -93,6 +106,25 @@ fn addDist(b: *std.Build, portable: bool) void {
         });
         dist.dependOn(&install.step);
     }
+}
+
+/// lib/pkgconfig/tgcrypto.pc for C users of an installed build.
+fn installPkgConfig(b: *std.Build) void {
+    // ${pcfiledir} keeps the file valid wherever the tree is installed or copied.
+    const pc =
+        \\prefix=${pcfiledir}/../..
+        \\libdir=${prefix}/lib
+        \\includedir=${prefix}/include
+        \\
+        \\Name: tgcrypto
+        \\Description: AES-256 IGE/CTR/CBC for Telegram, with run-time CPU dispatch
+        \\Version: 0.1.0
+        \\Libs: -L${libdir} -ltgcrypto
+        \\Cflags: -I${includedir}
+        \\
+    ;
+    const files = b.addWriteFiles();
+    b.getInstallStep().dependOn(&b.addInstallFile(files.add("tgcrypto.pc", pc), "lib/pkgconfig/tgcrypto.pc").step);
 }
 
 fn coreModule(

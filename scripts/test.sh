@@ -40,6 +40,12 @@ c_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$results/c.log" | tail -1)
 record "C tests (every backend)" "${c_line%% passed*}" "$(echo "$c_line" | sed -E 's/.* ([0-9]+) failed/\1/')"
 if [ -z "$c_line" ]; then record "C tests produced no summary" 0 1; fi
 
+step "C example (zig build examples)" ./scripts/zig build examples
+step "C example via pkg-config and the system cc" bash -c '
+    export PKG_CONFIG_PATH=zig-out/lib/pkgconfig
+    cc examples/example.c $(pkg-config --cflags --libs tgcrypto) -o "$0/example" && LD_LIBRARY_PATH=zig-out/lib "$0/example"' "$results"
+step "Python ctypes example" python3 examples/example.py
+
 step "type-check (tsc --noEmit)" "$bin/tsc" --noEmit -p tsconfig.json
 
 # The backends this CPU runs, as the library itself reports them.
