@@ -19,8 +19,9 @@
  * Schedule layout (sched_size 480):
  *   bytes[0..240)   k0..k14, FIPS-197 byte order (AESE keys)
  *   bytes[240..480) TG_DIR_DECRYPT only: k14, imc(k13)..imc(k1), k0
- * Round keys live in registers inside the loops; nothing secret is put on the
- * stack, so there is nothing to wipe here.
+ * With clang the loops keep round keys and cipher state in registers (the
+ * disassembly has no stack frame beyond saving d8/d9), so there is nothing on
+ * the stack to wipe; see WIPE_KEYS for other compilers.
  */
 #include "backend.h"
 
@@ -47,6 +48,15 @@
 #  define TG_UNROLL _Pragma("GCC unroll 16")
 #else
 #  define TG_UNROLL
+#endif
+
+/* clang keeps the key arrays below in registers (scalar replacement after the
+ * full unrolling), so there is nothing to wipe, and wiping would force a
+ * stack copy. Other compilers may leave a copy on the stack: wipe it. */
+#if defined(__clang__)
+#  define WIPE_KEYS(k) ((void)0)
+#else
+#  define WIPE_KEYS(k) tg_wipe((k), sizeof(k))
 #endif
 
 #define ENC_KEYS 0
@@ -176,6 +186,7 @@ static TG_CE void armce_ige_encrypt(const tg_sched *s, uint8_t iv[32], uint8_t *
     }
     vst1q_u8(iv, c.out);
     vst1q_u8(iv + 16, c.prev);
+    WIPE_KEYS(k);
 }
 
 /*
@@ -213,6 +224,7 @@ static TG_CE void armce_ige_decrypt(const tg_sched *s, uint8_t iv[32], uint8_t *
     }
     vst1q_u8(iv, c.prev);
     vst1q_u8(iv + 16, c.out);
+    WIPE_KEYS(dk);
 }
 
 /*
@@ -242,6 +254,7 @@ static TG_CE void armce_cbc_encrypt(const tg_sched *s, uint8_t iv[16], uint8_t *
         cbc_enc_block(k, fold, &st, out + 16, in + 16);
     }
     vst1q_u8(iv, veorq_u8(st, k[14]));
+    WIPE_KEYS(k);
 }
 
 /* ---- parallel modes: CBC decryption, CTR ---- */
@@ -255,8 +268,8 @@ TG_CE_INLINE uint8x16_t cbc_dec_blocks(const uint8x16_t dk[15], uint8x16_t prev,
         for (int j = 0; j < n; j++) b[j] = vaesimcq_u8(vaesdq_u8(b[j], dk[r]));
     for (int j = 0; j < n; j++) b[j] = vaesdq_u8(b[j], dk[13]);
 
-    /* Re-read the ciphertext for the chaining XOR instead of holding 8 more
-     * registers. Highest block first: with out == in, storing block j only
+    /* Re-read the ciphertext for the chaining XOR: holding it too (15 keys,
+     * 8 states, 8 blocks) would not fit in 32 registers. Highest block first: with out == in, storing block j only
      * overwrites c_j, which nothing below it needs. */
     const uint8x16_t last = vld1q_u8(in + 16 * (n - 1));
     for (int j = n - 1; j > 0; j--)
@@ -285,6 +298,7 @@ static TG_CE void armce_cbc_decrypt(const tg_sched *s, uint8_t iv[16], uint8_t *
     }
     if (nblocks & 1) prev = cbc_dec_blocks(dk, prev, out, in, 1);
     vst1q_u8(iv, prev);
+    WIPE_KEYS(dk);
 }
 
 /* The counter block for (hi, lo): each 64-bit half stored big-endian. */
@@ -292,8 +306,8 @@ TG_CE_INLINE uint8x16_t ctr_block(uint64_t hi, uint64_t lo) {
     return vrev64q_u8(vreinterpretq_u8_u64(vcombine_u64(vcreate_u64(hi), vcreate_u64(lo))));
 }
 
-/* n (1..8, a constant after inlining) keystream blocks from counter
- * (hi, lo) + 0..n-1, XORed into in. */
+/* n (1..8, a constant after inlining) blocks: out_j = in_j ^ AES(counter
+ * (hi, lo) + j). */
 TG_CE_INLINE void ctr_blocks(const uint8x16_t k[15], uint64_t hi, uint64_t lo, uint8_t *out, const uint8_t *in, int n) {
     uint8x16_t b[8];
     for (int j = 0; j < n; j++) {
@@ -328,18 +342,19 @@ static TG_CE void armce_ctr_xor(const tg_sched *s, uint8_t ctr[16], uint8_t *out
     if (nblocks & 1) CTR_STEP(1);
 #undef CTR_STEP
     vst1q_u8(ctr, ctr_block(hi, lo));
+    WIPE_KEYS(k);
 }
 
 const tg_aes_backend tg_backend_armce = {
-    "armce",
-    TG_CPU_ARMAES,
-    SCHED_BYTES,
-    armce_expand_key,
-    armce_ige_encrypt,
-    armce_ige_decrypt,
-    armce_cbc_encrypt,
-    armce_cbc_decrypt,
-    armce_ctr_xor,
+    .name = "armce",
+    .cpu_needs = TG_CPU_ARMAES,
+    .sched_size = SCHED_BYTES,
+    .expand_key = armce_expand_key,
+    .ige_encrypt = armce_ige_encrypt,
+    .ige_decrypt = armce_ige_decrypt,
+    .cbc_encrypt = armce_cbc_encrypt,
+    .cbc_decrypt = armce_cbc_decrypt,
+    .ctr_xor = armce_ctr_xor,
 };
 
 #endif /* TG_HAVE_ARM_BACKENDS */

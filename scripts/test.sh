@@ -40,6 +40,29 @@ c_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$results/c.log" | tail -1)
 record "C tests (every backend)" "${c_line%% passed*}" "$(echo "$c_line" | sed -E 's/.* ([0-9]+) failed/\1/')"
 if [ -z "$c_line" ]; then record "C tests produced no summary" 0 1; fi
 
+# aarch64: the same C tests cross-built and run under QEMU user mode, which
+# emulates the AES instructions, so both `armce` and `soft` run.
+aarch64_tests() {
+    if ! command -v qemu-aarch64-static >/dev/null; then
+        echo "installing qemu-user-static (Debian) for the aarch64 tests"
+        { apt-get update -qq && apt-get install -y -qq qemu-user-static; } >/dev/null || return 1
+    fi
+    mkdir -p .tools/qemu-bin
+    ln -sf "$(command -v qemu-aarch64-static)" .tools/qemu-bin/qemu-aarch64
+    PATH="$PWD/.tools/qemu-bin:$PATH" ./scripts/zig build test -Dtarget=aarch64-linux-musl -fqemu 2>&1 | tee "$results/arm.log"
+    grep -q '^ran  armce' "$results/arm.log" && grep -q '^ran  soft' "$results/arm.log"
+}
+echo "== zig build test on aarch64-linux-musl under QEMU"
+aarch64_tests
+a_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$results/arm.log" 2>/dev/null | tail -1)
+if [ -n "$a_line" ] && grep -q '^ran  armce' "$results/arm.log"; then
+    record "C tests aarch64/QEMU (armce, soft)" "${a_line%% passed*}" "$(echo "$a_line" | sed -E 's/.* ([0-9]+) failed/\1/')"
+else
+    record "C tests aarch64/QEMU did not run armce" 0 1
+fi
+
+step "zig build dist (8 platforms)" ./scripts/zig build dist
+
 step "C example (zig build examples)" ./scripts/zig build examples
 step "C example via pkg-config and the system cc" bash -c '
     export PKG_CONFIG_PATH=zig-out/lib/pkgconfig
