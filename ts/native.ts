@@ -1,0 +1,98 @@
+/**
+ * The contract between the runtime-specific loaders (`ffi_bun.ts`,
+ * `ffi_deno.ts`) and the runtime-neutral API (`api.ts`).
+ *
+ * Functions keep their C names and argument order (see `symbols.ts`); the
+ * only translations are C strings into JS strings and contexts into opaque
+ * handles. They are plain functions (not methods), so callers can keep them
+ * in local bindings for the engines' fast FFI call paths.
+ *
+ * @module
+ */
+
+declare const contextBrand: unique symbol;
+
+/**
+ * An opaque `tg_*_ctx *` (a number in Bun, a pointer object in Deno).
+ * Only ever passed back to the library that returned it.
+ */
+export type ContextHandle = { readonly [contextBrand]: "tg_ctx" };
+
+/** Which FFI a {@link Native} was loaded with. */
+export type RuntimeName = "bun" | "deno";
+
+/** libtgcrypto loaded into the current runtime. */
+export interface Native {
+  /** The FFI in use. */
+  readonly runtime: RuntimeName;
+  /** File the library was loaded from. */
+  readonly path: string;
+  /**
+   * Allocates an output: a fresh array with its own ArrayBuffer that nothing
+   * else references. Its bytes need not be zeroed, because every output is
+   * completely overwritten before it is returned (and dropped on error).
+   */
+  readonly allocateOutput: (length: number) => Uint8Array<ArrayBuffer>;
+
+  /** `tg_strerror`: static English text for a return code. */
+  readonly tg_strerror: (code: number) => string;
+  /** `tg_version`: version string of the loaded library. */
+  readonly tg_version: () => string;
+
+  /** `tg_init`: selects the backend (honouring `TGCRYPTO_BACKEND`); 0 or an error code. */
+  readonly tg_init: () => number;
+  /** `tg_backend`: name of the backend in use, null if `tg_init` failed. */
+  readonly tg_backend: () => string | null;
+  /** `tg_backend_count`: number of backends compiled in. */
+  readonly tg_backend_count: () => number;
+  /** `tg_backend_name`: name of backend `index`, null past the end. */
+  readonly tg_backend_name: (index: number) => string | null;
+  /** `tg_backend_available`: 1 if this CPU can run backend `index`. */
+  readonly tg_backend_available: (index: number) => number;
+  /** `tg_set_backend`: switch the process-wide backend; 0 or an error code. */
+  readonly tg_set_backend: (name: string) => number;
+
+  /** `tg_ige256_encrypt`: 0 or an error code. */
+  readonly tg_ige256_encrypt: (
+    out: Uint8Array, data: Uint8Array, length: number, key: Uint8Array, iv: Uint8Array,
+  ) => number;
+  /** `tg_ige256_decrypt`: 0 or an error code. */
+  readonly tg_ige256_decrypt: (
+    out: Uint8Array, data: Uint8Array, length: number, key: Uint8Array, iv: Uint8Array,
+  ) => number;
+  /** `tg_ctr256`: updates `iv` and `state` in place; 0 or an error code. */
+  readonly tg_ctr256: (
+    out: Uint8Array, data: Uint8Array, length: number, key: Uint8Array, iv: Uint8Array, state: Uint8Array,
+  ) => number;
+  /** `tg_cbc256_encrypt`: updates `iv` in place; 0 or an error code. */
+  readonly tg_cbc256_encrypt: (
+    out: Uint8Array, data: Uint8Array, length: number, key: Uint8Array, iv: Uint8Array,
+  ) => number;
+  /** `tg_cbc256_decrypt`: updates `iv` in place; 0 or an error code. */
+  readonly tg_cbc256_decrypt: (
+    out: Uint8Array, data: Uint8Array, length: number, key: Uint8Array, iv: Uint8Array,
+  ) => number;
+
+  /** `tg_ctr_new`: null on a bad argument, failed init or out of memory. */
+  readonly tg_ctr_new: (key: Uint8Array, iv: Uint8Array, state: number) => ContextHandle | null;
+  /** `tg_ctr_update`: 0 or an error code. */
+  readonly tg_ctr_update: (ctx: ContextHandle, out: Uint8Array, data: Uint8Array, length: number) => number;
+  /** `tg_ctr_position`: writes the counter block and offset; 0 or an error code. */
+  readonly tg_ctr_position: (ctx: ContextHandle, iv: Uint8Array, state: Uint8Array) => number;
+  /** `tg_ctr_free`: wipes and frees. */
+  readonly tg_ctr_free: (ctx: ContextHandle) => void;
+
+  /** `tg_ige_new`: `decrypt` 0 encrypts, 1 decrypts; null on failure. */
+  readonly tg_ige_new: (key: Uint8Array, iv: Uint8Array, decrypt: number) => ContextHandle | null;
+  /** `tg_ige_update`: 0 or an error code. */
+  readonly tg_ige_update: (ctx: ContextHandle, out: Uint8Array, data: Uint8Array, length: number) => number;
+  /** `tg_ige_free`: wipes and frees. */
+  readonly tg_ige_free: (ctx: ContextHandle) => void;
+
+  /** `tg_cbc_new`: `decrypt` 0 encrypts, 1 decrypts; null on failure. */
+  readonly tg_cbc_new: (key: Uint8Array, iv: Uint8Array, decrypt: number) => ContextHandle | null;
+  /** `tg_cbc_update`: 0 or an error code. */
+  readonly tg_cbc_update: (ctx: ContextHandle, out: Uint8Array, data: Uint8Array, length: number) => number;
+  /** `tg_cbc_free`: wipes and frees. */
+  readonly tg_cbc_free: (ctx: ContextHandle) => void;
+}
