@@ -101,6 +101,7 @@ let igeFree: Native["tg_ige_free"] = notLoaded;
 let cbcNew: Native["tg_cbc_new"] = notLoaded;
 let cbcUpdate: Native["tg_cbc_update"] = notLoaded;
 let cbcFree: Native["tg_cbc_free"] = notLoaded;
+let loadedPath: string | undefined;
 
 /**
  * Points the API at a loaded library and runs `tg_init()`.
@@ -135,6 +136,7 @@ export function bindNative(native: Native): void {
   cbcUpdate = native.tg_cbc_update;
   cbcFree = native.tg_cbc_free;
   allocate = native.allocateOutput;
+  loadedPath = native.path;
 
   const code = nativeInit();
   if (code !== ErrorCode.OK) {
@@ -846,6 +848,17 @@ export function setBackend(name: string): void {
     );
   }
   throw new TgCryptoError(code);
+}
+
+/**
+ * The file the native library was loaded from: `TGCRYPTO_LIB`, the dev build
+ * in zig-out/, or the platform package in node_modules
+ * (`.../tgcrypto-ffi-linux-x64-gnu/libtgcrypto.so`); inside an executable
+ * made by `bun build --compile`, the embedded copy (`/$bunfs/...`).
+ */
+export function libraryPath(): string {
+  if (loadedPath === undefined) notLoaded();
+  return loadedPath;
 }
 
 /** Version string of the loaded native library (e.g. "0.1.0"). */

@@ -65,8 +65,8 @@ function allocateOutput(length: number): Uint8Array<ArrayBuffer> {
  * @throws {Error} when the library is missing or cannot be loaded (the
  *   loader's error is kept as `cause`).
  */
-export function loadNative(): Native {
-  const { path, origin } = locateLibrary();
+export async function loadNative(): Promise<Native> {
+  const { path, origin } = await locateLibrary();
   let library;
   try {
     library = dlopen(path, bunDefinitions());

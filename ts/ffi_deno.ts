@@ -85,9 +85,9 @@ function denoDefinitions(): Record<string, { parameters: string[]; result: strin
  *   loader's error is kept as `cause`); Deno permission errors are rethrown
  *   unchanged.
  */
-export function loadNative(): Native {
+export async function loadNative(): Promise<Native> {
   const deno = (globalThis as unknown as { Deno: DenoFfi }).Deno;
-  const { path, origin } = locateLibrary();
+  const { path, origin } = await locateLibrary();
   let library;
   try {
     library = deno.dlopen(path, denoDefinitions());

@@ -8,8 +8,10 @@
  * ```
  *
  * Importing loads the shared library (see `locate.ts`: `TGCRYPTO_LIB`, then
- * the dev build in zig-out/) and selects the fastest AES backend. In Deno,
- * run with `--allow-ffi` (plus `--allow-read`/`--allow-env` to locate it).
+ * the dev build in zig-out/, then the platform package
+ * `tgcrypto-ffi-<platform>` from npm) and selects the fastest AES backend.
+ * In Deno, run with `--allow-ffi` (plus `--allow-env` for the environment
+ * variables and `--allow-read` to check the candidates).
  *
  * @module
  */
@@ -53,6 +55,7 @@ export {
   ige256Encrypt,
   ige256EncryptInto,
   IgeContext,
+  libraryPath,
   setBackend,
   TgCryptoError,
   version,
