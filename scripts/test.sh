@@ -62,6 +62,7 @@ else
 fi
 
 step "zig build dist (8 platforms)" ./scripts/zig build dist
+step "npm packages (test/package/run.sh)" bash test/package/run.sh
 
 step "C example (zig build examples)" ./scripts/zig build examples
 step "C example via pkg-config and the system cc" bash -c '

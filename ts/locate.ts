@@ -209,7 +209,9 @@ export async function locateLibrary(): Promise<LibraryCandidate> {
   if (packagePath !== undefined && probeFile(packagePath) !== "missing") {
     return { path: packagePath, origin: `package ${packageName}` };
   }
-  if (devState === "unknown") return dev;
+  if (devState === "unknown") {
+    return { ...dev, origin: `dev build, unchecked (no read permission); ${packageName} is not installed` };
+  }
 
   const tried = [
     `  ${dev.path} (dev build): not found`,
@@ -218,12 +220,14 @@ export async function locateLibrary(): Promise<LibraryCandidate> {
       : `  ${packagePath} (package ${packageName}): not found`,
   ];
   throw new Error(
-    `tgcrypto-ffi: native library not found for ${target.name}. Tried:\n${tried.join("\n")}\n` +
+    `tgcrypto-ffi: native library not found (detected platform: ${target.name}). Tried:\n${tried.join("\n")}\n` +
       (target.supported
-        ? `Install ${packageName} (an optional dependency of tgcrypto-ffi: check that optional ` +
-          `dependencies were not omitted, e.g. --omit=optional or --no-optional).\n`
+        ? `Install ${packageName} (an optional dependency of tgcrypto-ffi; check that optional ` +
+          `dependencies were not omitted, e.g. by --omit=optional).\n`
         : "") +
-      (currentPlatform() === "linux" ? `If the C library was detected wrongly, set ${LIBC_ENV}=musl or glibc.\n` : "") +
+      (currentPlatform() === "linux"
+        ? `If the C library was detected wrongly, set ${LIBC_ENV}=musl or glibc (now ${readEnv(LIBC_ENV) ?? "unset"}).\n`
+        : "") +
       `Or set ${LIBRARY_PATH_ENV} to the path of a libtgcrypto shared library ` +
       `(in a source checkout, \`npm run build\` builds one into zig-out/).`,
   );

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The npm packages as a user gets them, offline:
+#   1. `npm run pack:all` stages and packs the main + 8 platform packages;
+#      contents.mjs checks what each tarball holds;
+#   2. the main tarball and this platform's tarball are installed into an
+#      empty project with `npm install --offline` (the other platforms'
+#      optional dependencies are omitted: they are not in any cache);
+#   3. check.ts (FIPS-197 known answer, IGE round trip) runs there under Bun,
+#      under Deno (bare "tgcrypto-ffi" from node_modules, and "npm:tgcrypto-ffi"),
+#      with no TGCRYPTO_* variables, and must load the library from the
+#      platform package in node_modules;
+#   4. `bun build --compile` of check.ts runs from another empty directory
+#      after node_modules is deleted: the library must be embedded.
+# Prints "N passed, N failed" last; exits non-zero on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+repo=$PWD
+bun=$repo/node_modules/.bin/bun
+deno=$repo/node_modules/.bin/deno
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+passed=0
+failed=0
+
+# check NAME [EXPECTED...] -- COMMAND...: one test. It passes when COMMAND
+# succeeds and its output contains every EXPECTED string.
+check() {
+    local name=$1 want=() text ok=1; shift
+    while [ "$1" != -- ]; do want+=("$1"); shift; done; shift
+    echo "== $name"
+    "$@" >"$work/out" 2>&1 || ok=0
+    cat "$work/out"
+    for text in "${want[@]}"; do
+        grep -qF -- "$text" "$work/out" || { echo "missing in the output: $text"; ok=0; }
+    done
+    if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
+}
+
+# No overrides, no dev build: only the installed package may be found.
+unset TGCRYPTO_LIB TGCRYPTO_LIBC TGCRYPTO_BACKEND
+# The platform package this machine needs, named like `zig build dist` does.
+platform=$(node -p 'const { platform, arch } = process;
+    platform + "-" + arch + (platform !== "linux" ? "" : process.report.getReport().header.glibcVersionRuntime ? "-gnu" : "-musl")')
+version=$(node -p 'require("./package.json").version')
+tarballs=$repo/zig-out/npm/tarballs
+
+check "pack every package (npm run pack:all)" -- npm run --silent pack:all
+check "tarball contents" -- node test/package/contents.mjs "$tarballs" "$version"
+
+# An empty project, its own npm cache and a dead registry: npm cannot fetch anything.
+project=$work/project
+mkdir -p "$project"
+cp "$tarballs/tgcrypto-ffi-$version.tgz" "$tarballs/tgcrypto-ffi-$platform-$version.tgz" test/package/check.ts "$project/"
+echo '{ "nodeModulesDir": "manual" }' >"$project/deno.json" # Deno: use npm's node_modules, install nothing
+sed 's/from "tgcrypto-ffi"/from "npm:tgcrypto-ffi"/' test/package/check.ts >"$project/check_npm.ts"
+cd "$project" || exit 1
+check "npm install --offline (main + $platform)" -- bash -c '
+    npm install --offline --omit=optional --no-audit --no-fund --ignore-scripts \
+        --cache "$1/npm-cache" --registry http://127.0.0.1:9/ ./tgcrypto-ffi-"$3".tgz ./tgcrypto-ffi-"$2-$3".tgz &&
+    ls node_modules && [ "$(ls node_modules | tr "\n" " ")" = "tgcrypto-ffi tgcrypto-ffi-$2 " ]' _ "$work" "$platform" "$version"
+
+loaded_from="library: $project/node_modules/tgcrypto-ffi-$platform/"
+export DENO_DIR=$work/deno-dir DENO_NO_UPDATE_CHECK=1 # an empty cache, and --cached-only: no downloads
+check "bun: import \"tgcrypto-ffi\"" "$loaded_from" "check ok" -- "$bun" --no-install check.ts
+check "deno: import \"tgcrypto-ffi\" (node_modules)" "$loaded_from" "check ok" -- \
+    "$deno" run --cached-only --allow-ffi --allow-read --allow-env check.ts
+check "deno: import \"npm:tgcrypto-ffi\"" "$loaded_from" "check ok" -- \
+    "$deno" run --cached-only --allow-ffi --allow-read --allow-env check_npm.ts
+check "deno: only --allow-ffi" "$loaded_from" "check ok" -- "$deno" run --cached-only --allow-ffi check.ts
+
+# Forcing the other C library must look for the other package and say so.
+if [[ $platform == linux-* ]]; then
+    if [[ $platform == *-gnu ]]; then libc=musl other=${platform%-gnu}-musl; else libc=glibc other=${platform%-musl}-gnu; fi
+    check "TGCRYPTO_LIBC=$libc: clear error naming tgcrypto-ffi-$other" \
+        "detected platform: $other" "tgcrypto-ffi-$other (platform package): not installed" \
+        "TGCRYPTO_LIBC=musl or glibc (now $libc)" "set TGCRYPTO_LIB to the path" -- \
+        bash -c '! TGCRYPTO_LIBC=$1 "$2" --no-install check.ts' _ "$libc" "$bun"
+fi
+
+check "bun build --compile" -- "$bun" build --compile check.ts --outfile "$work/check-bin"
+rm -rf node_modules
+mkdir -p "$work/elsewhere" && cd "$work/elsewhere" || exit 1
+check "compiled executable, node_modules deleted, run elsewhere" 'library: /$bunfs/' "check ok" -- "$work/check-bin"
+
+echo
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
