@@ -502,10 +502,6 @@ function requireHandle(handle: ContextHandle | null): ContextHandle {
   throw new TgCryptoError(code !== ErrorCode.OK ? code : ErrorCode.NOMEM);
 }
 
-function disposedError(className: string): Error {
-  return new Error(`${className} has been disposed`);
-}
-
 /** Options of {@link IgeContext} and {@link CbcContext}. */
 export interface ChainingContextOptions {
   /** Decrypt instead of encrypt (default false). */
@@ -518,16 +514,105 @@ const ctrRegistry = new FinalizationRegistry<ContextHandle>((handle) => ctrFree(
 const igeRegistry = new FinalizationRegistry<ContextHandle>((handle) => igeFree(handle));
 const cbcRegistry = new FinalizationRegistry<ContextHandle>((handle) => cbcFree(handle));
 
+/** What tells the three context kinds apart, for {@link NativeContext}. */
+interface ContextKind {
+  /** Class name, for errors. */
+  readonly name: string;
+  /** Whether updates must be whole 16-byte blocks (IGE, CBC). */
+  readonly wholeBlocks: boolean;
+  readonly update: Native["tg_ctr_update"];
+  readonly free: Native["tg_ctr_free"];
+  readonly registry: FinalizationRegistry<ContextHandle>;
+}
+
+/**
+ * A native context: owns the handle, runs updates, and frees it exactly once
+ * (on {@link NativeContext.dispose}, or from the FinalizationRegistry).
+ */
+abstract class NativeContext implements Disposable {
+  #handle: ContextHandle | null;
+  readonly #kind: ContextKind;
+
+  protected constructor(kind: ContextKind, handle: ContextHandle) {
+    this.#kind = kind;
+    this.#handle = handle;
+    kind.registry.register(this, handle, this);
+  }
+
+  /** The live handle; throws once disposed. */
+  protected liveHandle(): ContextHandle {
+    if (this.#handle === null) throw new Error(`${this.#kind.name} has been disposed`);
+    return this.#handle;
+  }
+
+  /** Checks `length` for an update; returns false when there is nothing to do. */
+  #checkLength(length: number): boolean {
+    if (this.#kind.wholeBlocks && length % 16 !== 0) throw new RangeError(NOT_BLOCK_MULTIPLE);
+    if (length > MAX_DATA_LENGTH) throw new RangeError(DATA_TOO_LARGE);
+    return length !== 0;
+  }
+
+  /**
+   * Processes the next `data.length` bytes (a multiple of 16 for IGE and
+   * CBC), continuing from where the previous update stopped.
+   *
+   * @returns a new array (empty for empty data)
+   * @throws {Error} after dispose
+   */
+  update(data: Uint8Array): Uint8Array<ArrayBuffer> {
+    const handle = this.liveHandle();
+    assertBytes(data, "data");
+    const length = data.length;
+    if (!this.#checkLength(length)) return new Uint8Array(0);
+    const out = allocate(length);
+    const code = this.#kind.update(handle, out, data, length);
+    if (code !== 0) throw nativeError(code);
+    return out;
+  }
+
+  /**
+   * {@link NativeContext.update} into a caller-provided buffer.
+   *
+   * @param out receives `data.length` bytes; may be `data` itself (in place)
+   *   but must not partially overlap it
+   * @returns `out.subarray(0, data.length)` (`out` itself when the lengths match)
+   */
+  updateInto<T extends ArrayBufferLike>(out: Uint8Array<T>, data: Uint8Array): Uint8Array<T> {
+    const handle = this.liveHandle();
+    assertBytes(out, "out");
+    assertBytes(data, "data");
+    const length = data.length;
+    const work = this.#checkLength(length);
+    checkOutput(out, length);
+    if (!work) return written(out, 0);
+    const code = this.#kind.update(handle, out, data, length);
+    if (code !== 0) throw nativeError(code);
+    return written(out, length);
+  }
+
+  /** Wipes and frees the native context. Idempotent. */
+  dispose(): void {
+    const handle = this.#handle;
+    if (handle === null) return;
+    this.#handle = null;
+    this.#kind.registry.unregister(this);
+    this.#kind.free(handle);
+  }
+
+  /** Same as {@link NativeContext.dispose}, for `using`. */
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}
+
 /**
  * A streaming AES-256-CTR cipher: the key is expanded once and the stream
  * position kept natively, so chunked updates equal one long call.
  *
- * Free it with {@link CtrContext.dispose} (or `using`); a forgotten context
- * is freed by the garbage collector eventually.
+ * Free it with `dispose()` (or `using`); a forgotten context is freed by the
+ * garbage collector eventually.
  */
-export class CtrContext implements Disposable {
-  #handle: ContextHandle | null;
-
+export class CtrContext extends NativeContext {
   /**
    * @param key 32 bytes (copied)
    * @param iv 16-byte big-endian counter block (copied)
@@ -542,49 +627,8 @@ export class CtrContext implements Disposable {
     checkKey(key);
     checkIv(iv, CTR_IV_SIZE);
     if (!Number.isInteger(state) || state < 0 || state > MAX_STATE) throw new RangeError(BAD_STATE_VALUE);
-    const handle = requireHandle(ctrNew(key, iv, state));
-    this.#handle = handle;
-    ctrRegistry.register(this, handle, this);
-  }
-
-  /**
-   * Encrypts or decrypts the next `data.length` bytes of the stream.
-   *
-   * @returns a new array (empty for empty data)
-   * @throws {Error} after {@link CtrContext.dispose}
-   */
-  update(data: Uint8Array): Uint8Array<ArrayBuffer> {
-    const handle = this.#handle;
-    if (handle === null) throw disposedError("CtrContext");
-    assertBytes(data, "data");
-    const length = data.length;
-    if (length === 0) return new Uint8Array(0);
-    if (length > MAX_DATA_LENGTH) throw new RangeError(DATA_TOO_LARGE);
-    const out = allocate(length);
-    const code = ctrUpdate(handle, out, data, length);
-    if (code !== 0) throw nativeError(code);
-    return out;
-  }
-
-  /**
-   * {@link CtrContext.update} into a caller-provided buffer.
-   *
-   * @param out receives `data.length` bytes; may be `data` itself (in place)
-   *   but must not partially overlap it
-   * @returns `out.subarray(0, data.length)` (`out` itself when the lengths match)
-   */
-  updateInto<T extends ArrayBufferLike>(out: Uint8Array<T>, data: Uint8Array): Uint8Array<T> {
-    const handle = this.#handle;
-    if (handle === null) throw disposedError("CtrContext");
-    assertBytes(out, "out");
-    assertBytes(data, "data");
-    const length = data.length;
-    if (length > MAX_DATA_LENGTH) throw new RangeError(DATA_TOO_LARGE);
-    checkOutput(out, length);
-    if (length === 0) return written(out, 0);
-    const code = ctrUpdate(handle, out, data, length);
-    if (code !== 0) throw nativeError(code);
-    return written(out, length);
+    const kind = { name: "CtrContext", wholeBlocks: false, update: ctrUpdate, free: ctrFree, registry: ctrRegistry };
+    super(kind, requireHandle(ctrNew(key, iv, state)));
   }
 
   /**
@@ -593,40 +637,23 @@ export class CtrContext implements Disposable {
    * and the offset of that byte.
    */
   position(): { iv: Uint8Array<ArrayBuffer>; state: number } {
-    const handle = this.#handle;
-    if (handle === null) throw disposedError("CtrContext");
+    const handle = this.liveHandle();
     const iv = new Uint8Array(CTR_IV_SIZE);
     const state = new Uint8Array(1);
     const code = ctrPosition(handle, iv, state);
     if (code !== 0) throw nativeError(code);
     return { iv, state: state[0]! };
   }
-
-  /** Wipes and frees the native context. Idempotent. */
-  dispose(): void {
-    const handle = this.#handle;
-    if (handle === null) return;
-    this.#handle = null;
-    ctrRegistry.unregister(this);
-    ctrFree(handle);
-  }
-
-  /** Same as {@link CtrContext.dispose}, for `using`. */
-  [Symbol.dispose](): void {
-    this.dispose();
-  }
 }
 
 /**
- * A streaming AES-256-IGE cipher: IGE chaining continues across
- * {@link IgeContext.update} calls, so chunked updates equal one long call.
+ * A streaming AES-256-IGE cipher: IGE chaining continues across updates, so
+ * chunked updates (multiples of 16 bytes) equal one long call.
  *
- * Free it with {@link IgeContext.dispose} (or `using`); a forgotten context
- * is freed by the garbage collector eventually.
+ * Free it with `dispose()` (or `using`); a forgotten context is freed by the
+ * garbage collector eventually.
  */
-export class IgeContext implements Disposable {
-  #handle: ContextHandle | null;
-
+export class IgeContext extends NativeContext {
   /**
    * @param key 32 bytes (copied)
    * @param iv 32 bytes (copied)
@@ -639,79 +666,19 @@ export class IgeContext implements Disposable {
     assertBytes(iv, "iv");
     checkKey(key);
     checkIv(iv, IGE_IV_SIZE);
-    const handle = requireHandle(igeNew(key, iv, decrypt ? 1 : 0));
-    this.#handle = handle;
-    igeRegistry.register(this, handle, this);
-  }
-
-  /**
-   * Processes the next blocks.
-   *
-   * @param data a multiple of 16 bytes (may be empty)
-   * @returns a new array (empty for empty data)
-   * @throws {Error} after {@link IgeContext.dispose}
-   */
-  update(data: Uint8Array): Uint8Array<ArrayBuffer> {
-    const handle = this.#handle;
-    if (handle === null) throw disposedError("IgeContext");
-    assertBytes(data, "data");
-    const length = data.length;
-    if (length === 0) return new Uint8Array(0);
-    if (length % 16 !== 0) throw new RangeError(NOT_BLOCK_MULTIPLE);
-    if (length > MAX_DATA_LENGTH) throw new RangeError(DATA_TOO_LARGE);
-    const out = allocate(length);
-    const code = igeUpdate(handle, out, data, length);
-    if (code !== 0) throw nativeError(code);
-    return out;
-  }
-
-  /**
-   * {@link IgeContext.update} into a caller-provided buffer.
-   *
-   * @param out receives `data.length` bytes; may be `data` itself (in place)
-   *   but must not partially overlap it
-   * @returns `out.subarray(0, data.length)` (`out` itself when the lengths match)
-   */
-  updateInto<T extends ArrayBufferLike>(out: Uint8Array<T>, data: Uint8Array): Uint8Array<T> {
-    const handle = this.#handle;
-    if (handle === null) throw disposedError("IgeContext");
-    assertBytes(out, "out");
-    assertBytes(data, "data");
-    const length = data.length;
-    if (length % 16 !== 0) throw new RangeError(NOT_BLOCK_MULTIPLE);
-    if (length > MAX_DATA_LENGTH) throw new RangeError(DATA_TOO_LARGE);
-    checkOutput(out, length);
-    if (length === 0) return written(out, 0);
-    const code = igeUpdate(handle, out, data, length);
-    if (code !== 0) throw nativeError(code);
-    return written(out, length);
-  }
-
-  /** Wipes and frees the native context. Idempotent. */
-  dispose(): void {
-    const handle = this.#handle;
-    if (handle === null) return;
-    this.#handle = null;
-    igeRegistry.unregister(this);
-    igeFree(handle);
-  }
-
-  /** Same as {@link IgeContext.dispose}, for `using`. */
-  [Symbol.dispose](): void {
-    this.dispose();
+    const kind = { name: "IgeContext", wholeBlocks: true, update: igeUpdate, free: igeFree, registry: igeRegistry };
+    super(kind, requireHandle(igeNew(key, iv, decrypt ? 1 : 0)));
   }
 }
 
 /**
  * A streaming AES-256-CBC cipher (no padding): chaining continues across
- * {@link CbcContext.update} calls, so chunked updates equal one long call.
+ * updates, so chunked updates (multiples of 16 bytes) equal one long call.
  *
- * Free it with {@link CbcContext.dispose} (or `using`); a forgotten context
- * is freed by the garbage collector eventually.
+ * Free it with `dispose()` (or `using`); a forgotten context is freed by the
+ * garbage collector eventually.
  */
-export class CbcContext implements Disposable {
-  #handle: ContextHandle | null;
-
+export class CbcContext extends NativeContext {
   /**
    * @param key 32 bytes (copied)
    * @param iv 16 bytes (copied)
@@ -724,66 +691,8 @@ export class CbcContext implements Disposable {
     assertBytes(iv, "iv");
     checkKey(key);
     checkIv(iv, CBC_IV_SIZE);
-    const handle = requireHandle(cbcNew(key, iv, decrypt ? 1 : 0));
-    this.#handle = handle;
-    cbcRegistry.register(this, handle, this);
-  }
-
-  /**
-   * Processes the next blocks.
-   *
-   * @param data a multiple of 16 bytes (may be empty)
-   * @returns a new array (empty for empty data)
-   * @throws {Error} after {@link CbcContext.dispose}
-   */
-  update(data: Uint8Array): Uint8Array<ArrayBuffer> {
-    const handle = this.#handle;
-    if (handle === null) throw disposedError("CbcContext");
-    assertBytes(data, "data");
-    const length = data.length;
-    if (length === 0) return new Uint8Array(0);
-    if (length % 16 !== 0) throw new RangeError(NOT_BLOCK_MULTIPLE);
-    if (length > MAX_DATA_LENGTH) throw new RangeError(DATA_TOO_LARGE);
-    const out = allocate(length);
-    const code = cbcUpdate(handle, out, data, length);
-    if (code !== 0) throw nativeError(code);
-    return out;
-  }
-
-  /**
-   * {@link CbcContext.update} into a caller-provided buffer.
-   *
-   * @param out receives `data.length` bytes; may be `data` itself (in place)
-   *   but must not partially overlap it
-   * @returns `out.subarray(0, data.length)` (`out` itself when the lengths match)
-   */
-  updateInto<T extends ArrayBufferLike>(out: Uint8Array<T>, data: Uint8Array): Uint8Array<T> {
-    const handle = this.#handle;
-    if (handle === null) throw disposedError("CbcContext");
-    assertBytes(out, "out");
-    assertBytes(data, "data");
-    const length = data.length;
-    if (length % 16 !== 0) throw new RangeError(NOT_BLOCK_MULTIPLE);
-    if (length > MAX_DATA_LENGTH) throw new RangeError(DATA_TOO_LARGE);
-    checkOutput(out, length);
-    if (length === 0) return written(out, 0);
-    const code = cbcUpdate(handle, out, data, length);
-    if (code !== 0) throw nativeError(code);
-    return written(out, length);
-  }
-
-  /** Wipes and frees the native context. Idempotent. */
-  dispose(): void {
-    const handle = this.#handle;
-    if (handle === null) return;
-    this.#handle = null;
-    cbcRegistry.unregister(this);
-    cbcFree(handle);
-  }
-
-  /** Same as {@link CbcContext.dispose}, for `using`. */
-  [Symbol.dispose](): void {
-    this.dispose();
+    const kind = { name: "CbcContext", wholeBlocks: true, update: cbcUpdate, free: cbcFree, registry: cbcRegistry };
+    super(kind, requireHandle(cbcNew(key, iv, decrypt ? 1 : 0)));
   }
 }
 
