@@ -56,6 +56,7 @@ export {
   ige256EncryptInto,
   IgeContext,
   libraryPath,
+  OutputPool,
   setBackend,
   TgCryptoError,
   version,
