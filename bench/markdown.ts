@@ -26,11 +26,13 @@ for (const runtime of ["bun", "deno"]) {
     const inMode = r.measurements.filter((m) => m.tables.includes(mode));
     const pick = (pred: (m: Measurement) => boolean, size: number) => inMode.find((m) => pred(m) && m.size === size)?.mbPerSec;
     const isDefault = (m: Measurement) => m.library === "tgcrypto-ffi" && m.backend === backend;
-    const oneShot = SIZES.map((s) => pick((m) => isDefault(m) && !m.label.includes("Into") && !m.label.includes("ctx"), s));
+    const oneShot = SIZES.map((s) => pick((m) => isDefault(m) && !/Into|ctx|pool/.test(m.label), s));
+    const pooled = SIZES.map((s) => pick((m) => isDefault(m) && m.label.endsWith(" pool"), s));
     const into = SIZES.map((s) => pick((m) => isDefault(m) && m.label.includes("Into"), s));
     const peers = [...new Set(inMode.filter((m) => m.library !== "tgcrypto-ffi").map((m) => m.label))];
     console.log(`| ${title} | tgcrypto-ffi | ${oneShot.map(fmt).join(" | ")} |`);
     if (into.some((v) => v !== undefined)) console.log(`| | tgcrypto-ffi \`Into\` | ${into.map(fmt).join(" | ")} |`);
+    if (pooled.some((v) => v !== undefined)) console.log(`| | tgcrypto-ffi \`Into\` + \`OutputPool\` | ${pooled.map(fmt).join(" | ")} |`);
     for (const peer of peers) console.log(`| | ${peer} | ${SIZES.map((s) => fmt(pick((m) => m.label === peer, s))).join(" | ")} |`);
   }
 }

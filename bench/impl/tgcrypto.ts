@@ -9,6 +9,7 @@
 import {
   CtrContext,
   IgeContext,
+  OutputPool,
   cbc256Decrypt,
   cbc256DecryptInto,
   cbc256Encrypt,
@@ -48,6 +49,16 @@ export function tgcryptoRows(backend: string): Row[] {
         return s;
       },
     })),
+    row("ige256EncryptInto+pool", `${name} pool`, "ige256EncryptInto(pool.take(n), data, key, iv): a fresh output per call from an OutputPool", ["ige-enc"], ({ data, key, iv32 }) => {
+      const pool = new OutputPool();
+      return {
+        run(n) {
+          let s = 0;
+          for (let i = 0; i < n; i++) s ^= ige256EncryptInto(pool.take(data.length), data, key, iv32)[0]!;
+          return s;
+        },
+      };
+    }, SMALL_SIZES),
     row("ige256Decrypt", name, "ige256Decrypt(data, key, iv)", ["ige-dec"], ({ data, key, iv32 }) => ({
       run(n) {
         let s = 0;
@@ -94,6 +105,18 @@ export function tgcryptoRows(backend: string): Row[] {
         run(n) {
           let s = 0;
           for (let i = 0; i < n; i++) s ^= ctx.update(data)[0]!;
+          return s;
+        },
+        dispose: () => ctx.dispose(),
+      };
+    }, SMALL_SIZES),
+    row("CtrContext.updateInto+pool", `${name} ctx.updateInto+pool`, "ctx.updateInto(pool.take(n), data): a fresh output per call from an OutputPool", ["ctr-ctx"], ({ data, key, iv16 }) => {
+      const ctx = new CtrContext(key, iv16);
+      const pool = new OutputPool();
+      return {
+        run(n) {
+          let s = 0;
+          for (let i = 0; i < n; i++) s ^= ctx.updateInto(pool.take(data.length), data)[0]!;
           return s;
         },
         dispose: () => ctx.dispose(),
