@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Every test of the project, as `npm test` runs it:
-#   1. the C library built with -Wall -Wextra -Werror, and the portable build;
-#   2. `zig build test`: known answers + differential tests on every backend;
-#   3. type-check of ts/, test/ and bench/;
-#   4. the vitest suite under Bun and under Deno, once per backend this CPU has.
+#   - the C library built with -Wall -Wextra -Werror, and the portable build;
+#   - `zig build test`: known answers + differential tests on every backend;
+#   - the same C tests for aarch64 under QEMU (armce and soft);
+#   - the constant-time check of the soft backend under valgrind;
+#   - `zig build dist` for every platform, the npm packages installed offline;
+#   - the C and Python examples, the type-check of ts/, test/ and bench/;
+#   - the vitest suite under Bun and under Deno, once per backend this CPU has.
 # Prints each suite's counts, then the total as "N passed, N failed".
 # Exits non-zero if anything failed or a suite ran no test.
 set -uo pipefail
@@ -18,58 +21,84 @@ status=0
 
 # record NAME PASSED FAILED
 record() {
-    printf '%-40s %6s passed, %s failed\n' "$1" "$2" "$3"
+    printf '%-44s %6s passed, %s failed\n' "$1" "$2" "$3"
     total_passed=$((total_passed + $2))
     total_failed=$((total_failed + $3))
     if [ "$3" -ne 0 ] || [ "$2" -eq 0 ]; then status=1; fi
 }
 
-# step NAME COMMAND...: a build/check step that counts as one test.
+# step NAME COMMAND...: a build or check that counts as one test.
 step() {
     local name=$1; shift
     echo "== $name"
     if "$@"; then record "$name" 1 0; else record "$name" 0 1; fi
 }
 
+# suite NAME COMMAND...: a runner that ends with "N passed, N failed"; its
+# counts are recorded, and a non-zero exit or a missing summary fails it.
+suite() {
+    local name=$1; shift
+    local log="$results/suite.log"
+    echo "== $name"
+    "$@" 2>&1 | tee "$log"
+    local rc=${PIPESTATUS[0]}
+    local line
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -1)
+    if [ -z "$line" ]; then record "$name (no summary)" 0 1; return; fi
+    local p=${line%% passed*} f
+    f=$(sed -E 's/.* ([0-9]+) failed/\1/' <<<"$line")
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    record "$name" "$p" "$f"
+}
+
+# needs PACKAGE FILE: installs a Debian package when FILE is missing.
+needs() {
+    [ -e "$2" ] && return 0
+    echo "installing $1 (Debian)"
+    { apt-get update -qq && apt-get install -y -qq "$1"; } >/dev/null
+}
+
 step "zig build (shared library)" ./scripts/zig build
 step "zig build -Dportable=true" ./scripts/zig build -Dportable=true --prefix "$results/portable"
+suite "C tests (every backend)" ./scripts/zig build test
 
-echo "== zig build test"
-./scripts/zig build test 2>&1 | tee "$results/c.log"
-c_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$results/c.log" | tail -1)
-record "C tests (every backend)" "${c_line%% passed*}" "$(echo "$c_line" | sed -E 's/.* ([0-9]+) failed/\1/')"
-if [ -z "$c_line" ]; then record "C tests produced no summary" 0 1; fi
-
-# aarch64: the same C tests cross-built and run under QEMU user mode, which
-# emulates the AES instructions, so both `armce` and `soft` run.
+# aarch64: the C tests cross-built and run under QEMU user mode, which
+# emulates the AES instructions; armce and soft must both have run.
 aarch64_tests() {
-    if ! command -v qemu-aarch64-static >/dev/null; then
-        echo "installing qemu-user-static (Debian) for the aarch64 tests"
-        { apt-get update -qq && apt-get install -y -qq qemu-user-static; } >/dev/null || return 1
-    fi
+    needs qemu-user-static /usr/bin/qemu-aarch64-static || return 1
     mkdir -p .tools/qemu-bin
-    ln -sf "$(command -v qemu-aarch64-static)" .tools/qemu-bin/qemu-aarch64
+    ln -sf /usr/bin/qemu-aarch64-static .tools/qemu-bin/qemu-aarch64
     PATH="$PWD/.tools/qemu-bin:$PATH" ./scripts/zig build test -Dtarget=aarch64-linux-musl -fqemu 2>&1 | tee "$results/arm.log"
-    grep -q '^ran  armce' "$results/arm.log" && grep -q '^ran  soft' "$results/arm.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] && grep -q '^ran  armce' "$results/arm.log" && grep -q '^ran  soft' "$results/arm.log"
 }
-echo "== zig build test on aarch64-linux-musl under QEMU"
-aarch64_tests
-a_line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$results/arm.log" 2>/dev/null | tail -1)
-if [ -n "$a_line" ] && grep -q '^ran  armce' "$results/arm.log"; then
-    record "C tests aarch64/QEMU (armce, soft)" "${a_line%% passed*}" "$(echo "$a_line" | sed -E 's/.* ([0-9]+) failed/\1/')"
-else
-    record "C tests aarch64/QEMU did not run armce" 0 1
+suite "C tests aarch64/QEMU (armce, soft)" aarch64_tests
+
+# Constant time: the soft backend under valgrind with secrets marked undefined
+# (test/c/ct_check.c); the self-test proves a planted secret-indexed look-up
+# is caught, for the right reason.
+ct_build() {
+    needs valgrind /usr/include/valgrind/memcheck.h || return 1
+    ./scripts/zig cc -target x86_64-linux-gnu -mcpu=baseline -O2 -std=c11 -Wall -Wextra -Werror \
+        -Icsrc -I/usr/include/valgrind csrc/*.c test/c/ct_check.c -o "$results/ct_check"
+}
+ct_self_test() {
+    local log
+    if log=$(valgrind -q --error-exitcode=1 "$results/ct_check" --self-test 2>&1); then return 1; fi
+    grep -q "uninitialised" <<<"$log"
+}
+if [ "$(uname -sm)" = "Linux x86_64" ]; then
+    step "constant-time check: build" ct_build
+    step "constant-time check: soft under valgrind" valgrind -q --error-exitcode=1 "$results/ct_check"
+    step "constant-time check: catches a planted leak" ct_self_test
 fi
 
 step "zig build dist (8 platforms)" ./scripts/zig build dist
-step "npm packages (test/package/run.sh)" bash test/package/run.sh
-
+suite "npm packages (test/package/run.sh)" bash test/package/run.sh
 step "C example (zig build examples)" ./scripts/zig build examples
-step "C example via pkg-config and the system cc" bash -c '
+step "C example via pkg-config and system cc" bash -c '
     export PKG_CONFIG_PATH=zig-out/lib/pkgconfig
     cc examples/example.c $(pkg-config --cflags --libs tgcrypto) -o "$0/example" && LD_LIBRARY_PATH=zig-out/lib "$0/example"' "$results"
 step "Python ctypes example" python3 examples/example.py
-
 step "type-check (tsc --noEmit)" "$bin/tsc" --noEmit -p tsconfig.json
 
 # The backends this CPU runs, as the library itself reports them.
@@ -86,7 +115,8 @@ vitest() {
     else cmd=("$bin/deno" run -A ./node_modules/vitest/vitest.mjs); fi
     TGCRYPTO_BACKEND=$backend "${cmd[@]}" run --reporter=dot --reporter=json --outputFile.json="$out"
     if [ -s "$out" ]; then
-        read -r p f < <(node -e 'const r = require(process.argv[1]); console.log(r.numPassedTests, r.numFailedTests + (r.numTotalTestSuites > 0 && r.numFailedTestSuites ? r.numFailedTestSuites : 0))' "$out")
+        local p f
+        read -r p f < <(node -e 'const r = require(process.argv[1]); console.log(r.numPassedTests, r.numFailedTests + r.numFailedTestSuites)' "$out")
         record "vitest $runtime $backend" "$p" "$f"
     else
         record "vitest $runtime $backend (no report)" 0 1

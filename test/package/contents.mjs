@@ -44,7 +44,7 @@ expect(main.manifest.exports["."].default === "./js/mod.js", "tgcrypto-ffi: expo
 for (const [platform, [os, cpu, libc, library]] of Object.entries(platforms)) {
   const name = `tgcrypto-ffi-${platform}`;
   const { files, manifest } = read(name);
-  expect(same(files, [library, "index.bun.js", "index.d.ts", "index.js", "package.json"].sort()), `${name}: ${files.join(" ")}`);
+  expect(same(files, [library, "LICENSE", "README.md", "index.bun.js", "index.d.ts", "index.js", "package.json"].sort()), `${name}: ${files.join(" ")}`);
   expect(
     manifest.version === version && same(manifest.os, [os]) && same(manifest.cpu, [cpu]) &&
       same(manifest.libc, libc && [libc]),
