@@ -51,11 +51,17 @@ suite() {
     record "$name" "$p" "$f"
 }
 
-# needs PACKAGE FILE: installs a Debian package when FILE is missing.
+# needs PACKAGE FILE: installs a Debian package when FILE is missing (three
+# tries: a mirror hiccup should not fail the tests).
 needs() {
     [ -e "$2" ] && return 0
-    echo "installing $1 (Debian)"
-    { apt-get update -qq && apt-get install -y -qq "$1"; } >/dev/null
+    local try
+    for try in 1 2 3; do
+        echo "installing $1 (Debian), try $try"
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$1"; } >/dev/null && return 0
+        sleep 5
+    done
+    return 1
 }
 
 step "zig build (shared library)" ./scripts/zig build

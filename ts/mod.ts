@@ -61,3 +61,5 @@ export {
   TgCryptoError,
   version,
 } from "./api.ts";
+
+export { mtcute, type MtcuteAesCtr, type MtcuteEncryptionScheme } from "./mtcute.ts";
