@@ -1,0 +1,34 @@
+/**
+ * Errors: native return codes become {@link TgCryptoError}, except overlap,
+ * which is an argument error like the others (RangeError).
+ *
+ * @module
+ */
+
+import { strerror } from "./bound.ts";
+import { ErrorCode } from "./symbols.ts";
+import { PARTIAL_OVERLAP } from "./validate.ts";
+
+/** An error code returned by the native library (see {@link ErrorCode}). */
+export class TgCryptoError extends Error {
+  /** The negative `TG_ERR_*` code from tgcrypto.h. */
+  readonly code: number;
+
+  /**
+   * @param code a `TG_ERR_*` value
+   * @param message defaults to the library's `tg_strerror(code)`
+   */
+  constructor(code: number, message: string = strerror(code)) {
+    super(message);
+    this.name = "TgCryptoError";
+    this.code = code;
+  }
+}
+
+/** The error to throw for a nonzero return code. */
+export function nativeError(code: number): Error {
+  // Overlap is caught by C on the real addresses; report it like the other argument errors.
+  if (code === ErrorCode.OVERLAP) return new RangeError(PARTIAL_OVERLAP);
+  return new TgCryptoError(code);
+}
+
