@@ -138,7 +138,9 @@ step "C example via pkg-config and system cc" bash -c '
     export PKG_CONFIG_PATH=zig-out/lib/pkgconfig
     cc examples/example.c $(pkg-config --cflags --libs tgcrypto) -o "$0/example" && LD_LIBRARY_PATH=zig-out/lib "$0/example"' "$results"
 step "Python ctypes example" python3 examples/example.py
-step "type-check (tsc --noEmit)" "$bin/tsc" --noEmit -p tsconfig.json
+step "type-check (tsc --noEmit: ts/, test/, bench/)" "$bin/tsc" --noEmit -p tsconfig.json
+step "type-check against Deno's own types (deno check)" "$bin/deno" check ts/mod.ts ts/ffi_deno.ts
+step "lint (deno lint ts/)" "$bin/deno" lint ts/
 
 # The backends this CPU runs, as the library itself reports them.
 backends=$("$bin/bun" -e 'import { backends } from "./ts/mod.ts"; console.log(backends().filter(b => b.available).map(b => b.name).join(" "))')
