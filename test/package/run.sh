@@ -67,6 +67,9 @@ check "deno: import \"tgcrypto-ffi\" (node_modules)" "$loaded_from" "check ok" -
 check "deno: import \"npm:tgcrypto-ffi\"" "$loaded_from" "check ok" -- \
     "$deno" run --cached-only --allow-ffi --allow-read --allow-env check_npm.ts
 check "deno: only --allow-ffi" "$loaded_from" "check ok" -- "$deno" run --cached-only --allow-ffi check.ts
+# Node.js has no FFI: importing must fail with an error that says what to use.
+check "node: import fails with a clear error" "requires Bun (bun:ffi) or Deno" -- \
+    bash -c '! node --input-type=module -e "await import(\"tgcrypto-ffi\")" 2>&1'
 
 # Forcing the other C library must look for the other package and say so.
 if [[ $platform == linux-* ]]; then
