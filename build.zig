@@ -2,7 +2,7 @@
 //!
 //!   zig build                      shared library + header into zig-out/
 //!   zig build test                 known answers + differential tests, every backend
-//!   zig build bench                C-level throughput of every backend
+//!   zig build bench                C-level throughput of every backend, then openssl speed
 //!   zig build -Dportable=true      no hardware backends (soft only)
 //!
 //! Without -Dtarget the host OS/arch is used but with a *baseline* CPU: the
@@ -72,7 +72,11 @@ pub fn build(b: *std.Build) void {
     const run_bench = b.addRunArtifact(bench);
     run_bench.addPassthruArgs();
     run_bench.has_side_effects = true;
-    b.step("bench", "C-level throughput of every backend (no FFI)").dependOn(&run_bench.step);
+    // OpenSSL's speed on the same machine, printed right after (skipped without openssl).
+    const run_openssl = b.addSystemCommand(&.{ "bash", "bench/openssl.sh" });
+    run_openssl.has_side_effects = true;
+    run_openssl.step.dependOn(&run_bench.step);
+    b.step("bench", "C-level throughput of every backend, next to openssl speed").dependOn(&run_openssl.step);
 
     addDist(b, portable);
 }

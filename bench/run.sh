@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The whole benchmark (`npm run bench`):
 #   1. build the library (./scripts/zig build)
-#   2. C-level throughput of every backend (./scripts/zig build bench)
-#   3. OpenSSL's speed on the same machine (bench/openssl.sh)
-#   4. bench/bench.ts under Bun, then under Deno
-#   5. bench/threads.ts under Bun, then under Deno
-#   6. bench/chart.ts -> bench/results/chart.svg
+#   2. C-level throughput of every backend, then OpenSSL's speed on the same
+#      machine (./scripts/zig build bench, which runs bench/openssl.sh)
+#   3. bench/bench.ts under Bun, then under Deno
+#   4. bench/threads.ts under Bun, then under Deno
+#   5. bench/chart.ts -> bench/results/chart.svg
 # BENCH_QUICK=1 for a short smoke run. Results go to bench/results/.
 # Informational: a missed target never fails the run; a crash does.
 set -euo pipefail
@@ -39,11 +39,8 @@ check_idle
 section "build: ./scripts/zig build"
 ./scripts/zig build
 
-section "C level: ./scripts/zig build bench${quick:+ -- --quick}"
+section "C level, then OpenSSL: ./scripts/zig build bench${quick:+ -- --quick}"
 if [ -n "$quick" ]; then ./scripts/zig build bench -- --quick; else ./scripts/zig build bench; fi
-
-section "OpenSSL: bench/openssl.sh"
-bash bench/openssl.sh
 
 for runtime in bun deno; do
     section "$runtime: bench/bench.ts"

@@ -144,6 +144,7 @@ fi
 step "zig build dist (8 platforms)" ./scripts/zig build dist
 suite "npm packages (test/package/run.sh)" bash test/package/run.sh
 step "C example (zig build examples)" ./scripts/zig build examples
+needs pkg-config /usr/bin/pkg-config
 step "C example via pkg-config and system cc" bash -c '
     export PKG_CONFIG_PATH=zig-out/lib/pkgconfig
     cc examples/example.c $(pkg-config --cflags --libs tgcrypto) -o "$0/example" && LD_LIBRARY_PATH=zig-out/lib "$0/example"' "$results"
