@@ -16,6 +16,7 @@ const c_sources = [_][]const u8{
     "csrc/aes_ni.c",
     "csrc/aes_vaes.c",
     "csrc/aes_armce.c",
+    "csrc/aes_neon.c",
 };
 
 const c_flags = [_][]const u8{

@@ -82,6 +82,7 @@ void tg_aesni_ctr_xor(const tg_sched *s, uint8_t ctr[16], uint8_t *out, const ui
 #if defined(TG_ARCH_ARM64) && !defined(TG_PORTABLE)
 #  define TG_HAVE_ARM_BACKENDS 1
 extern const tg_aes_backend tg_backend_armce;
+extern const tg_aes_backend tg_backend_neon;
 #endif
 
 /* ---- helpers shared by backends and api.c ---- */

@@ -39,6 +39,7 @@ static const tg_aes_backend *const all_backends[] = {
 #endif
 #if defined(TG_HAVE_ARM_BACKENDS)
     &tg_backend_armce,
+    &tg_backend_neon, /* AArch64 without the Crypto Extensions (e.g. Raspberry Pi 4) */
 #endif
     &tg_backend_soft,
 };
@@ -160,7 +161,7 @@ static int find_backend(const char *name, const tg_aes_backend **out) {
         }
     }
     /* Known names of other architectures or of a portable build. */
-    static const char *const known[] = {"vaes512", "vaes256", "aesni", "armce"};
+    static const char *const known[] = {"vaes512", "vaes256", "aesni", "armce", "neon"};
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (strcmp(known[i], name) == 0) return TG_ERR_UNSUPPORTED;
     return TG_ERR_BACKEND;
