@@ -74,29 +74,8 @@ export function ctr256Encrypt(
   return out;
 }
 
-/**
- * AES-256-CTR decryption: the same operation as {@link ctr256Encrypt}.
- *
- * @param data non-empty, any length
- * @param key 32 bytes
- * @param iv 16-byte big-endian counter, updated in place
- * @param state Uint8Array(1), offset 0..15, updated in place
- * @returns a new array of `data.length` bytes
- * @throws {TypeError} for a non-Uint8Array argument
- * @throws {RangeError} for bad sizes or state (TgCrypto's messages)
- */
-export function ctr256Decrypt(
-  data: Uint8Array,
-  key: Uint8Array,
-  iv: Uint8Array,
-  state: Uint8Array,
-): Uint8Array<ArrayBuffer> {
-  const length = checkCtrCall(data, key, iv, state);
-  const out = allocate(length);
-  const code = ctr256(out, data, length, key, iv, state);
-  if (code !== 0) throw nativeError(code);
-  return out;
-}
+/** AES-256-CTR decryption: the same operation (and function) as {@link ctr256Encrypt}. */
+export const ctr256Decrypt: typeof ctr256Encrypt = ctr256Encrypt;
 
 /**
  * AES-256-CBC encryption without padding.
@@ -206,26 +185,8 @@ export function ctr256EncryptInto<T extends ArrayBufferLike>(
   return written(out, length);
 }
 
-/**
- * {@link ctr256Decrypt} into a caller-provided buffer (same as
- * {@link ctr256EncryptInto}).
- *
- * @returns `out.subarray(0, data.length)` (`out` itself when the lengths match)
- */
-export function ctr256DecryptInto<T extends ArrayBufferLike>(
-  out: Uint8Array<T>,
-  data: Uint8Array,
-  key: Uint8Array,
-  iv: Uint8Array,
-  state: Uint8Array,
-): Uint8Array<T> {
-  assertBytes(out, "out");
-  const length = checkCtrCall(data, key, iv, state);
-  checkOutput(out, length);
-  const code = ctr256(out, data, length, key, iv, state);
-  if (code !== 0) throw nativeError(code);
-  return written(out, length);
-}
+/** {@link ctr256Decrypt} into a caller-provided buffer: the same function as {@link ctr256EncryptInto}. */
+export const ctr256DecryptInto: typeof ctr256EncryptInto = ctr256EncryptInto;
 
 /**
  * {@link cbc256Encrypt} into a caller-provided buffer; `iv` is updated in
