@@ -11,7 +11,7 @@
 
 import { CString, dlopen, type Pointer } from "bun:ffi";
 import { locateLibrary } from "./locate.ts";
-import type { Native } from "./native.ts";
+import { loadFailure, type Native, nativeFromSymbols } from "./native.ts";
 import { type ArgKind, type MapDefinitions, type ResultKind, type SymbolName, symbols } from "./symbols.ts";
 
 const BUN_ARG_TYPES = {
@@ -71,51 +71,8 @@ export async function loadNative(): Promise<Native> {
   try {
     library = dlopen(path, bunDefinitions());
   } catch (cause) {
-    throw new Error(`tgcrypto-ffi: cannot load ${path} (${origin}): ${describe(cause)}`, { cause });
+    throw loadFailure(path, origin, cause);
   }
-  const {
-    tg_strerror, tg_version, tg_init, tg_backend, tg_backend_count, tg_backend_name,
-    tg_backend_available, tg_set_backend, tg_ige256_encrypt, tg_ige256_decrypt, tg_ctr256,
-    tg_cbc256_encrypt, tg_cbc256_decrypt, tg_ctr_new, tg_ctr_update, tg_ctr_position,
-    tg_ctr_free, tg_ige_new, tg_ige_update, tg_ige_free, tg_cbc_new, tg_cbc_update, tg_cbc_free,
-  } = library.symbols;
-
-  const encoder = new TextEncoder();
-  // Contexts travel as the raw pointer numbers Bun returns (null for NULL);
-  // ContextHandle only brands them, so these casts change no values.
-  const handles = <Name extends keyof Native>(fn: unknown) => fn as Native[Name];
-
-  return {
-    runtime: "bun",
-    path,
-    allocateOutput,
-    tg_strerror: (code) => readCString(tg_strerror(code)) ?? "unknown error code",
-    tg_version: () => readCString(tg_version()) ?? "",
-    tg_init,
-    tg_backend: () => readCString(tg_backend()),
-    tg_backend_count,
-    tg_backend_name: (index) => readCString(tg_backend_name(index)),
-    tg_backend_available,
-    tg_set_backend: (name) => tg_set_backend(encoder.encode(`${name}\0`)),
-    tg_ige256_encrypt,
-    tg_ige256_decrypt,
-    tg_ctr256,
-    tg_cbc256_encrypt,
-    tg_cbc256_decrypt,
-    tg_ctr_new: handles<"tg_ctr_new">(tg_ctr_new),
-    tg_ctr_update: handles<"tg_ctr_update">(tg_ctr_update),
-    tg_ctr_position: handles<"tg_ctr_position">(tg_ctr_position),
-    tg_ctr_free: handles<"tg_ctr_free">(tg_ctr_free),
-    tg_ige_new: handles<"tg_ige_new">(tg_ige_new),
-    tg_ige_update: handles<"tg_ige_update">(tg_ige_update),
-    tg_ige_free: handles<"tg_ige_free">(tg_ige_free),
-    tg_cbc_new: handles<"tg_cbc_new">(tg_cbc_new),
-    tg_cbc_update: handles<"tg_cbc_update">(tg_cbc_update),
-    tg_cbc_free: handles<"tg_cbc_free">(tg_cbc_free),
-  };
+  return nativeFromSymbols({ runtime: "bun", path, allocateOutput }, library.symbols, readCString);
 }
 
-/** The message of a thrown value, for wrapping. */
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

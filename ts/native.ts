@@ -10,6 +10,8 @@
  * @module
  */
 
+import type { SymbolFunctions } from "./symbols.ts";
+
 declare const contextBrand: unique symbol;
 
 /**
@@ -95,4 +97,52 @@ export interface Native {
   readonly tg_cbc_update: (ctx: ContextHandle, out: Uint8Array, data: Uint8Array, length: number) => number;
   /** `tg_cbc_free`: wipes and frees. */
   readonly tg_cbc_free: (ctx: ContextHandle) => void;
+}
+
+/**
+ * The {@link Native} both loaders return, from their FFI's symbols. Hot
+ * functions are the FFI's own, passed through untouched (fast call paths);
+ * only the C-string and name functions are wrapped. Contexts keep the value
+ * the FFI returns (a number in Bun, a pointer object in Deno):
+ * {@link ContextHandle} only brands it, so the single cast changes no value.
+ */
+export function nativeFromSymbols<C, P>(
+  base: Pick<Native, "runtime" | "path" | "allocateOutput">,
+  symbols: SymbolFunctions<C, P>,
+  readCString: (pointer: P) => string | null,
+): Native {
+  const raw = symbols as unknown as SymbolFunctions<ContextHandle, P>;
+  const encoder = new TextEncoder();
+  return {
+    ...base,
+    tg_strerror: (code) => readCString(raw.tg_strerror(code)) ?? "unknown error code",
+    tg_version: () => readCString(raw.tg_version()) ?? "",
+    tg_init: raw.tg_init,
+    tg_backend: () => readCString(raw.tg_backend()),
+    tg_backend_count: raw.tg_backend_count,
+    tg_backend_name: (index) => readCString(raw.tg_backend_name(index)),
+    tg_backend_available: raw.tg_backend_available,
+    tg_set_backend: (name) => raw.tg_set_backend(encoder.encode(`${name}\0`)),
+    tg_ige256_encrypt: raw.tg_ige256_encrypt,
+    tg_ige256_decrypt: raw.tg_ige256_decrypt,
+    tg_ctr256: raw.tg_ctr256,
+    tg_cbc256_encrypt: raw.tg_cbc256_encrypt,
+    tg_cbc256_decrypt: raw.tg_cbc256_decrypt,
+    tg_ctr_new: raw.tg_ctr_new,
+    tg_ctr_update: raw.tg_ctr_update,
+    tg_ctr_position: raw.tg_ctr_position,
+    tg_ctr_free: raw.tg_ctr_free,
+    tg_ige_new: raw.tg_ige_new,
+    tg_ige_update: raw.tg_ige_update,
+    tg_ige_free: raw.tg_ige_free,
+    tg_cbc_new: raw.tg_cbc_new,
+    tg_cbc_update: raw.tg_cbc_update,
+    tg_cbc_free: raw.tg_cbc_free,
+  };
+}
+
+/** The error for a library that was found but could not be opened (the FFI's error as `cause`). */
+export function loadFailure(path: string, origin: string, cause: unknown): Error {
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new Error(`tgcrypto-ffi: cannot load ${path} (${origin}): ${reason}`, { cause });
 }

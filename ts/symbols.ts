@@ -129,3 +129,37 @@ export type MapDefinitions<
 type MapArgs<Args extends readonly ArgKind[], ArgMap extends Record<ArgKind, string>> = {
   readonly [I in keyof Args]: Args[I] extends ArgKind ? ArgMap[Args[I]] : never;
 };
+
+/** The JS value of each argument kind; `context` values are whatever the FFI uses (C). */
+interface ArgValue<C> {
+  bytes: Uint8Array;
+  u32: number;
+  i32: number;
+  context: C;
+}
+
+/** The JS value of each result kind; C strings come back as the FFI's pointer values (P). */
+interface ResultValue<C, P> {
+  i32: number;
+  u32: number;
+  void: void;
+  context: C | null;
+  cstring: P;
+}
+
+/**
+ * {@link symbols} as the JS functions an FFI returns for them, with contexts
+ * as C and C strings as P: both loaders' symbols must fit this type, and
+ * `nativeFromSymbols` turns it into the {@link Native} the API uses, so a
+ * table that disagrees with `native.ts` fails type-checking.
+ */
+export type SymbolFunctions<C, P> = {
+  readonly [Name in SymbolName]: (
+    ...args: ArgValues<Symbols[Name]["args"], C>
+  ) => ResultValue<C, P>[Symbols[Name]["returns"]];
+};
+
+/** A parameter-kind tuple as the tuple of its JS values (mapped over a type parameter, so it stays a tuple). */
+type ArgValues<Args extends readonly ArgKind[], C> = {
+  -readonly [I in keyof Args]: ArgValue<C>[Args[I] & ArgKind];
+};
