@@ -428,15 +428,6 @@ static void soft_cbc_decrypt(const tg_sched *s, uint8_t iv[16], uint8_t *out,
     tg_wipe(q, sizeof q);
 }
 
-/* dst = src + k as a 128-bit big-endian number (mod 2^128); dst may be src. */
-static void ctr_plus(uint8_t dst[16], const uint8_t src[16], uint64_t k) {
-    uint64_t hi = tg_load64_be(src), lo = tg_load64_be(src + 8);
-    uint64_t nlo = lo + k;
-    hi += (uint64_t)(nlo < lo);
-    tg_store64_be(dst, hi);
-    tg_store64_be(dst + 8, nlo);
-}
-
 static void soft_ctr_xor(const tg_sched *s, uint8_t ctr[16], uint8_t *out,
                          const uint8_t *in, size_t nblocks) {
     uint8_t ks[64];
@@ -444,12 +435,15 @@ static void soft_ctr_xor(const tg_sched *s, uint8_t ctr[16], uint8_t *out,
     if (nblocks == 0) return;
     while (nblocks > 0) {
         int n = nblocks < 4 ? (int)nblocks : 4;
-        for (int b = 0; b < n; b++) ctr_plus(ks + 16 * b, ctr, (uint64_t)b);
+        for (int b = 0; b < n; b++) {
+            memcpy(ks + 16 * b, ctr, 16);
+            tg_ctr_add(ks + 16 * b, (uint64_t)b);
+        }
         load_blocks(q, ks, n);
         encrypt4(s->words, q);
         store_blocks(ks, q, n);
         for (int b = 0; b < n; b++) xor16(out + 16 * b, in + 16 * b, ks + 16 * b);
-        ctr_plus(ctr, ctr, (uint64_t)n);
+        tg_ctr_add(ctr, (uint64_t)n);
         in += 16 * n;
         out += 16 * n;
         nblocks -= (size_t)n;

@@ -43,17 +43,6 @@
 static inline __m128i load128(const uint8_t *p) { return _mm_loadu_si128((const __m128i *)(const void *)p); }
 static inline void store128(uint8_t *p, __m128i v) { _mm_storeu_si128((__m128i *)(void *)p, v); }
 
-/* The counter's two 64-bit halves (x86 is little-endian: load and swap). */
-static inline uint64_t load_be64(const uint8_t *p) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return __builtin_bswap64(v);
-}
-static inline void store_be64(uint8_t *p, uint64_t v) {
-    v = __builtin_bswap64(v);
-    memcpy(p, &v, 8);
-}
-
 /* ======================= 256-bit: VAES + AVX2 (VEX) ======================= */
 
 #pragma clang attribute push(__attribute__((target("vaes,avx2,avx,aes,sse4.1,ssse3"))), apply_to = function)
@@ -94,7 +83,7 @@ __attribute__((noinline)) static void vaes256_ctr_wide(const tg_sched *s, uint8_
      * it to find the stretches where that holds leaks nothing. */
     const __m256i lane_offsets = _mm256_set_epi64x(0, 1, 0, 0);
     const __m256i two = _mm256_set_epi64x(0, 2, 0, 2);
-    uint64_t hi = load_be64(ctr), lo = load_be64(ctr + 8);
+    uint64_t hi = tg_load64_be(ctr), lo = tg_load64_be(ctr + 8);
     size_t i = 0;
     while (nblocks - i >= Y_BATCH) {
         size_t batches = (nblocks - i) / Y_BATCH;
@@ -102,10 +91,10 @@ __attribute__((noinline)) static void vaes256_ctr_wide(const tg_sched *s, uint8_
         if (batches > room) batches = (size_t)room;
         if (batches == 0) {
             /* The low half wraps inside this batch: the scalar loop carries exactly. */
-            store_be64(ctr, hi);
-            store_be64(ctr + 8, lo);
+            tg_store64_be(ctr, hi);
+            tg_store64_be(ctr + 8, lo);
             tg_aesni_ctr_xor(s, ctr, out + 16 * i, in + 16 * i, Y_BATCH);
-            hi = load_be64(ctr), lo = load_be64(ctr + 8);
+            hi = tg_load64_be(ctr), lo = tg_load64_be(ctr + 8);
             i += Y_BATCH;
             continue;
         }
@@ -127,8 +116,8 @@ __attribute__((noinline)) static void vaes256_ctr_wide(const tg_sched *s, uint8_
     }
     const size_t rest = nblocks - i;
     if (rest != 0 && lo > UINT64_MAX - rest) {
-        store_be64(ctr, hi);
-        store_be64(ctr + 8, lo);
+        tg_store64_be(ctr, hi);
+        tg_store64_be(ctr + 8, lo);
         tg_aesni_ctr_xor(s, ctr, out + 16 * i, in + 16 * i, rest);
         return;
     }
@@ -146,8 +135,8 @@ __attribute__((noinline)) static void vaes256_ctr_wide(const tg_sched *s, uint8_
         const __m128i last = _mm_xor_si128(_mm256_castsi256_si128(k[14]), load128(in + 16 * i));
         store128(out + 16 * i, _mm_aesenclast_si128(x, last));
     }
-    store_be64(ctr, hi);
-    store_be64(ctr + 8, lo);
+    tg_store64_be(ctr, hi);
+    tg_store64_be(ctr + 8, lo);
 }
 
 static void vaes256_ctr_xor(const tg_sched *s, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
@@ -253,17 +242,17 @@ __attribute__((noinline)) static void vaes512_ctr_wide(const tg_sched *s, uint8_
     z_load_keys(k, ENC_KEYS(s));
     const __m512i lane_offsets = _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0);
     const __m512i four = _mm512_set_epi64(0, 4, 0, 4, 0, 4, 0, 4);
-    uint64_t hi = load_be64(ctr), lo = load_be64(ctr + 8);
+    uint64_t hi = tg_load64_be(ctr), lo = tg_load64_be(ctr + 8);
     size_t i = 0;
     while (nblocks - i >= Z_BATCH) {
         size_t batches = (nblocks - i) / Z_BATCH;
         const uint64_t room = (UINT64_MAX - lo) / Z_BATCH;
         if (batches > room) batches = (size_t)room;
         if (batches == 0) {
-            store_be64(ctr, hi);
-            store_be64(ctr + 8, lo);
+            tg_store64_be(ctr, hi);
+            tg_store64_be(ctr + 8, lo);
             tg_aesni_ctr_xor(s, ctr, out + 16 * i, in + 16 * i, Z_BATCH);
-            hi = load_be64(ctr), lo = load_be64(ctr + 8);
+            hi = tg_load64_be(ctr), lo = tg_load64_be(ctr + 8);
             i += Z_BATCH;
             continue;
         }
@@ -285,8 +274,8 @@ __attribute__((noinline)) static void vaes512_ctr_wide(const tg_sched *s, uint8_
     }
     const size_t rest = nblocks - i;
     if (rest != 0 && lo > UINT64_MAX - rest) {
-        store_be64(ctr, hi);
-        store_be64(ctr + 8, lo);
+        tg_store64_be(ctr, hi);
+        tg_store64_be(ctr + 8, lo);
         tg_aesni_ctr_xor(s, ctr, out + 16 * i, in + 16 * i, rest);
         return;
     }
@@ -301,8 +290,8 @@ __attribute__((noinline)) static void vaes512_ctr_wide(const tg_sched *s, uint8_
         const __mmask8 m = z_blocks_mask(nblocks - i);
         _mm512_mask_storeu_epi64(out + 16 * i, m, z_ctr_one(k, c, _mm512_maskz_loadu_epi64(m, in + 16 * i)));
     }
-    store_be64(ctr, hi);
-    store_be64(ctr + 8, lo);
+    tg_store64_be(ctr, hi);
+    tg_store64_be(ctr + 8, lo);
 }
 
 static void vaes512_ctr_xor(const tg_sched *s, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
