@@ -51,6 +51,12 @@ extern "C" {
 #define TG_ERR_NOMEM       -6  /* allocation failed */
 #define TG_ERR_BACKEND     -7  /* unknown backend name (TGCRYPTO_BACKEND or tg_set_backend) */
 #define TG_ERR_UNSUPPORTED -8  /* backend exists but this CPU or build lacks it */
+#define TG_ERR_SECURITY    -9  /* MTProto packet rejected (one code for every failed check) */
+#define TG_ERR_PADDING    -10  /* MTProto padding not 12..1024 bytes, or total not a multiple of 16 */
+#define TG_ERR_SIZE       -11  /* MTProto plaintext shorter than its 32-byte header, or too large */
+#define TG_ERR_DIRECTION  -12  /* MTProto direction x is neither 0 nor 8 */
+#define TG_ERR_NOT_COMPOSITE -13 /* factorize: pq is 0, 1 or a prime */
+#define TG_ERR_NO_FACTOR  -14  /* factorize: no factor found within the attempt bound */
 
 /* A static English description of a return code; never NULL. */
 TG_API const char *tg_strerror(int code);
@@ -131,6 +137,87 @@ TG_API void tg_ige_free(tg_ige_ctx *ctx);
 TG_API tg_cbc_ctx *tg_cbc_new(const uint8_t key[32], const uint8_t iv[16], int decrypt);
 TG_API int  tg_cbc_update(tg_cbc_ctx *ctx, uint8_t *out, const uint8_t *in, uint32_t len);
 TG_API void tg_cbc_free(tg_cbc_ctx *ctx);
+
+/* ---------------------------------------------------------------------------
+ * SHA-256 and SHA-1 (FIPS 180-4), with the hardware engine this CPU has
+ * (x86 SHA extensions, ARMv8 SHA1/SHA2) unless the backend is forced to
+ * "soft", which uses the portable code. tg_hash_engine() names the engine.
+ *
+ * One-shot: tg_sha256(digest, data, len). Multi-part: a caller-owned state,
+ * plain bytes with no alignment requirement, that may be copied to fork a
+ * hash: init, any number of updates (len 0 allowed), final (which wipes the
+ * state). SHA256(a || b) needs no concatenation.
+ */
+#define TG_SHA256_SIZE        32
+#define TG_SHA1_SIZE          20
+#define TG_SHA256_STATE_SIZE 112
+#define TG_SHA1_STATE_SIZE   112
+
+TG_API const char *tg_hash_engine(void); /* "sha-ni", "armv8-sha" or "portable" */
+
+TG_API int tg_sha256(uint8_t digest[32], const uint8_t *data, uint32_t len);
+TG_API int tg_sha256_init(uint8_t state[112]);
+TG_API int tg_sha256_update(uint8_t state[112], const uint8_t *data, uint32_t len);
+TG_API int tg_sha256_final(uint8_t state[112], uint8_t digest[32]);
+
+TG_API int tg_sha1(uint8_t digest[20], const uint8_t *data, uint32_t len);
+TG_API int tg_sha1_init(uint8_t state[112]);
+TG_API int tg_sha1_update(uint8_t state[112], const uint8_t *data, uint32_t len);
+TG_API int tg_sha1_final(uint8_t state[112], uint8_t digest[20]);
+
+/* ---------------------------------------------------------------------------
+ * MTProto 2.0 message layer (core.telegram.org/mtproto/description).
+ *
+ * x is the direction of the message being encrypted or received:
+ * TG_MTPROTO_FROM_CLIENT (0) or TG_MTPROTO_FROM_SERVER (8).
+ *
+ * tg_mtproto_encrypt: plaintext = head || body (the 32-byte header salt,
+ * session_id, msg_id, seq_no, length and then the message data; the split
+ * between head and body is free, body may be empty) followed by `padding`
+ * (12..1024 bytes, total a multiple of 16). Writes
+ *   packet = auth_key_id || msg_key || AES-256-IGE(plaintext || padding)
+ * of 24 + head_len + body_len + padding_len bytes (at most 2^31 - 1).
+ * packet must not overlap the inputs.
+ *
+ * tg_mtproto_decrypt: checks and decrypts a packet of packet_len bytes into
+ * `plaintext` (room for packet_len - 24 bytes; plaintext == packet + 24
+ * decrypts in place, any other overlap is TG_ERR_OVERLAP; packet_len at
+ * most 2^31 - 1, else TG_ERR_SIZE). Returns the plaintext length
+ * (32 + message_data_length, padding excluded; bytes past it are zeroed) or
+ * a negative code. Every failed check (length, auth_key_id, msg_key,
+ * message_data_length, padding length) is the single TG_ERR_SECURITY,
+ * decided without data-dependent branches after the decryption, and the
+ * whole output is zeroed then.
+ */
+#define TG_AUTH_KEY_SIZE        256
+#define TG_MTPROTO_FROM_CLIENT    0
+#define TG_MTPROTO_FROM_SERVER    8
+#define TG_MTPROTO_OVERHEAD      24  /* auth_key_id (8) + msg_key (16) */
+
+typedef struct tg_auth_key tg_auth_key;
+
+/* Copies the key; NULL on a NULL key or when out of memory. */
+TG_API tg_auth_key *tg_auth_key_new(const uint8_t key[256]);
+/* auth_key_id: the last 8 bytes of SHA1(auth_key). A freed or foreign
+ * pointer is TG_ERR_CONTEXT here and in the functions below. */
+TG_API int  tg_auth_key_id(const tg_auth_key *key, uint8_t id[8]);
+/* Wipes and frees; NULL is accepted. */
+TG_API void tg_auth_key_free(tg_auth_key *key);
+
+TG_API int tg_mtproto_encrypt(const tg_auth_key *key, uint32_t x, uint8_t *packet,
+                              const uint8_t *head, uint32_t head_len,
+                              const uint8_t *body, uint32_t body_len,
+                              const uint8_t *padding, uint32_t padding_len);
+TG_API int tg_mtproto_decrypt(const tg_auth_key *key, uint32_t x, uint8_t *plaintext,
+                              const uint8_t *packet, uint32_t packet_len);
+
+/* ---------------------------------------------------------------------------
+ * PQ factorization for the auth key exchange (ResPQ.pq): p = the smallest
+ * prime factor of pq, q = pq / p. Any 64-bit composite is split (Telegram's
+ * pq is a product of two primes below 2^32); 0, 1 and primes are
+ * TG_ERR_NOT_COMPOSITE. Always terminates.
+ */
+TG_API int tg_factorize_pq(uint64_t pq, uint64_t *p, uint64_t *q);
 
 #ifdef __cplusplus
 }
