@@ -25,6 +25,8 @@
 
 static unsigned passed, failed;
 
+void test_mtproto(const char *vectors_dir, const char *backend, unsigned *passed, unsigned *failed); /* test_mtproto.c */
+
 #define CHECK(cond, ...)                                     \
     do {                                                     \
         if (cond) {                                          \
@@ -399,6 +401,7 @@ int main(int argc, char **argv) {
         differential(name, strcmp(name, "soft") == 0 ? 500 : 3000);
         ran_soft |= strcmp(name, "soft") == 0;
         argument_checks();
+        test_mtproto(argv[1], name, &passed, &failed);
 #ifdef HAVE_GUARD_PAGES
         guard_page_checks(name);
 #endif
