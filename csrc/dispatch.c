@@ -9,6 +9,7 @@
 #endif
 #include "backend.h"
 #include "dispatch.h"
+#include "sha.h"
 #include "tgcrypto.h"
 
 #include <stdatomic.h>
@@ -224,4 +225,31 @@ const char *tg_backend_name(uint32_t index) {
 
 int tg_backend_available(uint32_t index) {
     return index < BACKEND_COUNT && is_available(all_backends[index]);
+}
+
+/* ---- hash engines ---- */
+
+/* Best first; "portable" last, always available. */
+static const tg_hash_impl *const all_hash_impls[] = {
+    &tg_hash_portable,
+};
+#define HASH_IMPL_COUNT (sizeof all_hash_impls / sizeof all_hash_impls[0])
+
+size_t tg_hash_impl_count(void) { return HASH_IMPL_COUNT; }
+
+const tg_hash_impl *tg_hash_impl_at(size_t index) {
+    return index < HASH_IMPL_COUNT ? all_hash_impls[index] : NULL;
+}
+
+int tg_hash_impl_available(const tg_hash_impl *impl) {
+    return (tg_cpu_features() & impl->cpu_needs) == impl->cpu_needs;
+}
+
+/* A forced "soft" AES backend makes the whole library portable code. */
+const tg_hash_impl *tg_hash_active(void) {
+    const tg_aes_backend *be = tg_active_backend();
+    if (be == NULL || be == &tg_backend_soft) return &tg_hash_portable;
+    for (size_t i = 0; i < HASH_IMPL_COUNT; i++)
+        if (tg_hash_impl_available(all_hash_impls[i])) return all_hash_impls[i];
+    return &tg_hash_portable;
 }
