@@ -19,6 +19,8 @@ const c_sources = [_][]const u8{
     "csrc/aes_neon.c",
     "csrc/sha.c",
     "csrc/sha_portable.c",
+    "csrc/sha_x86.c",
+    "csrc/sha_arm.c",
     "csrc/mtproto.c",
 };
 

@@ -32,7 +32,9 @@
 #define PACKET_MIN (TG_MTPROTO_OVERHEAD + 48)
 
 /* IGE-decrypt this much, then hash it while it is still in L1. */
-#define DECRYPT_CHUNK 4096
+#ifndef DECRYPT_CHUNK
+#define DECRYPT_CHUNK 128
+#endif
 
 struct tg_auth_key {
     uint32_t magic;
@@ -201,9 +203,11 @@ int tg_mtproto_decrypt(const tg_auth_key *key, uint32_t x, uint8_t *plaintext,
     derive(key, x, msg_key, aes_key, aes_iv);
     msg_key_begin(key, x, &c);
     be->expand_key(&s, aes_key, TG_DIR_DECRYPT);
-    /* IGE-decrypt a chunk, then hash the fresh plaintext while it is in L1. */
-    for (size_t off = 0; off < out_len; off += DECRYPT_CHUNK) {
-        const size_t n = out_len - off < DECRYPT_CHUNK ? out_len - off : DECRYPT_CHUNK;
+    /* IGE-decrypt a chunk, then hash it while it is in L1. The first chunk
+     * is 32 bytes short so the hash, which has 32 key bytes already, sees
+     * whole 64-byte blocks straight from the output (no buffering). */
+    for (size_t off = 0, n = DECRYPT_CHUNK - 32; off < out_len; off += n, n = DECRYPT_CHUNK) {
+        if (n > out_len - off) n = out_len - off;
         be->ige_decrypt(&s, aes_iv, plaintext + off, packet + TG_MTPROTO_OVERHEAD + off, n / 16);
         tg_sha256_feed(&c, plaintext + off, n);
     }

@@ -147,6 +147,9 @@ neon_tables_current() {
 }
 step "aes_neon.c tables match test/c/gen_neon_tables.py" neon_tables_current
 
+# mtproto.txt is generated (node:crypto); the committed copy must match its generator.
+step "test/vectors/mtproto.txt matches gen_mtproto.mjs" bash -c 'node test/vectors/gen_mtproto.mjs | cmp - test/vectors/mtproto.txt'
+
 step "zig build dist (8 platforms)" ./scripts/zig build dist
 suite "npm packages (test/package/run.sh)" bash test/package/run.sh
 step "C example (zig build examples)" ./scripts/zig build examples
