@@ -80,12 +80,12 @@ describe("factorizePQ", () => {
   test("products of random 31/32-bit primes (Telegram-sized), squares, 3 primes", () => {
     const rng = new Prng("pq-random");
     const started = performance.now();
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 150; i++) {
       const a = randomPrime(rng, rng.pick([31, 32])), b = randomPrime(rng, rng.pick([31, 32]));
       expectSplit(a * b, a < b ? a : b);
     }
     const elapsed = performance.now() - started;
-    expect(elapsed, "300 Telegram-sized pq (loose bound: the machine is shared)").toBeLessThan(5000);
+    expect(elapsed, "150 Telegram-sized pq (a loose bound: the machine is shared)").toBeLessThan(3000);
     for (let i = 0; i < 50; i++) {
       const a = randomPrime(rng, rng.int(2, 32));
       expectSplit(a * a, a, `square of ${a}`);
@@ -141,7 +141,7 @@ describe("factorizePQ", () => {
     const rng = new Prng("pq-clients");
     const provider = new NodeCryptoProvider();
     const gram = loadGram();
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < 6; i++) { // GramJS takes ~50 ms per pq
       const a = randomPrime(rng, rng.pick([31, 32])), b = randomPrime(rng, rng.pick([31, 32]));
       const pqBytes = toBytes(a * b);
       const ours = factorizePQ(pqBytes);
