@@ -23,6 +23,8 @@ const char *tg_strerror(int code) {
     case TG_ERR_NOMEM:       return "out of memory";
     case TG_ERR_BACKEND:     return "unknown backend name";
     case TG_ERR_UNSUPPORTED: return "backend not available on this CPU or build";
+    case TG_ERR_NOT_COMPOSITE: return "pq is 0, 1 or a prime: nothing to factorize";
+    case TG_ERR_NO_FACTOR:   return "no factor found within the attempt bound";
     default:                 return "unknown error code";
     }
 }

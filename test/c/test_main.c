@@ -25,6 +25,9 @@
 
 static unsigned passed, failed;
 
+/* test_factorize.c */
+void test_factorize(const char *vectors_dir, unsigned *passed, unsigned *failed);
+
 #define CHECK(cond, ...)                                     \
     do {                                                     \
         if (cond) {                                          \
@@ -411,6 +414,7 @@ int main(int argc, char **argv) {
     }
     CHECK(ran_soft, "the soft backend must always run");
     tg_set_backend(default_backend);
+    test_factorize(argv[1], &passed, &failed);
     printf("%u passed, %u failed\n", passed, failed);
     return failed ? 1 : 0;
 }
