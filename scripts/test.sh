@@ -128,7 +128,7 @@ step "TGCRYPTO_BACKEND on x86_64-windows/Wine" env PATH="$PWD/.tools/wine-bin:$P
 ct_build() {
     needs valgrind /usr/include/valgrind/memcheck.h || return 1
     ./scripts/zig cc -target x86_64-linux-gnu -mcpu=baseline -O2 -std=c11 -Wall -Wextra -Werror \
-        -Icsrc -I/usr/include/valgrind csrc/*.c test/c/ct_check.c -o "$results/ct_check"
+        -DTG_CT_CHECK=1 -Icsrc -I/usr/include/valgrind csrc/*.c test/c/ct_check.c -o "$results/ct_check"
 }
 ct_self_test() {
     local log
