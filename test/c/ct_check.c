@@ -3,7 +3,9 @@
  * secret data. Run under valgrind memcheck (`zig build ct-check`): the key,
  * the IGE/CBC IVs and the data are marked "undefined", so any conditional
  * jump or address computed from them is reported as an error and the run
- * fails. (The CTR counter and offset are public and stay defined.)
+ * fails. (The CTR counter and offset are public and stay defined.) The
+ * portable SHA-256 / SHA-1 (the hashes under "soft") get a secret message;
+ * lengths are public.
  */
 #include <memcheck.h>
 #include <stdio.h>
@@ -56,6 +58,15 @@ int main(int argc, char **argv) {
         tg_ctr_ctx *ctr_ctx = tg_ctr_new(key, ctr, 9);
         failures += ctr_ctx == NULL || tg_ctr_update(ctr_ctx, out, data, n - 3) != TG_OK;
         tg_ctr_free(ctr_ctx);
+
+        /* SHA-256 / SHA-1 (the portable engine under "soft"): secret message, public length */
+        uint8_t st[TG_SHA256_STATE_SIZE];
+        failures += tg_sha256(out, data, n) != TG_OK;
+        failures += tg_sha1(out, data, n - 5) != TG_OK;
+        failures += tg_sha256_init(st) != TG_OK || tg_sha256_update(st, data, 7) != TG_OK ||
+                    tg_sha256_update(st, data + 7, n - 7) != TG_OK || tg_sha256_final(st, out) != TG_OK;
+        failures += tg_sha1_init(st) != TG_OK || tg_sha1_update(st, data, n - 1) != TG_OK ||
+                    tg_sha1_final(st, out) != TG_OK;
     }
 
     /* MTProto message layer (mtproto.c declassifies only the verdict and,
