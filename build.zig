@@ -23,6 +23,7 @@ const c_sources = [_][]const u8{
     "csrc/sha_arm.c",
     "csrc/mtproto.c",
     "csrc/factorize.c",
+    "csrc/mtproto_x86.c",
 };
 
 const c_flags = [_][]const u8{
