@@ -14,36 +14,16 @@
  */
 #include "factorize.h"
 #include "tgcrypto.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned *n_passed, *n_failed;
-
-#define CHECK(cond, ...)                                     \
-    do {                                                     \
-        if (cond) {                                          \
-            (*n_passed)++;                                   \
-        } else {                                             \
-            (*n_failed)++;                                   \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);      \
-            printf(__VA_ARGS__);                             \
-            printf("\n");                                    \
-        }                                                    \
-    } while (0)
-
 static const int paths[2] = {TG_MUL_NATIVE, TG_MUL_PORTABLE};
 static const char *const path_names[2] = {"native", "portable"};
 
-/* splitmix64, its own seed: independent of the AES tests' sequence */
-static uint64_t rng_state = 0xfac7041e5eedULL;
-static uint64_t rng(void) {
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+TEST_RNG(0xfac7041e5eedULL) /* its own seed: independent of the AES tests\' sequence */
 
 /* ---- references: slow, obviously right ---- */
 
@@ -260,9 +240,8 @@ static void arguments(void) {
     }
 }
 
-void test_factorize(const char *vectors_dir, unsigned *passed, unsigned *failed) {
-    n_passed = passed, n_failed = failed;
-    const unsigned before = *passed + *failed;
+void test_factorize(const char *vectors_dir) {
+    const unsigned before = passed + failed;
     products();
     primality();
     const unsigned cases = vector_file(vectors_dir);
@@ -270,5 +249,5 @@ void test_factorize(const char *vectors_dir, unsigned *passed, unsigned *failed)
     random_properties();
     arguments();
     printf("ran  factorize: %u pq.txt cases, %u random 31/32-bit prime products, native multiply = %s, %u checks\n", cases,
-           products_n, tg_mul_native_is_int128() ? "unsigned __int128" : "portable (no __int128)", *passed + *failed - before);
+           products_n, tg_mul_native_is_int128() ? "unsigned __int128" : "portable (no __int128)", passed + failed - before);
 }

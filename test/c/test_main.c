@@ -13,6 +13,7 @@
  */
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS under -std=c11 */
 #include "tgcrypto.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,39 +25,13 @@
 #  define HAVE_GUARD_PAGES 1
 #endif
 
-static unsigned passed, failed;
 
-/* test_sha.c: SHA-256 / SHA-1 on every hash engine; adds to the counts. */
-void sha_tests(const char *vectors_dir, unsigned *passed, unsigned *failed);
-void test_mtproto(const char *vectors_dir, const char *backend, unsigned *passed, unsigned *failed); /* test_mtproto.c */
-/* test_factorize.c */
-void test_factorize(const char *vectors_dir, unsigned *passed, unsigned *failed);
+unsigned passed, failed; /* check.h */
 
-#define CHECK(cond, ...)                                     \
-    do {                                                     \
-        if (cond) {                                          \
-            passed++;                                        \
-        } else {                                             \
-            failed++;                                        \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);      \
-            printf(__VA_ARGS__);                             \
-            printf("\n");                                    \
-        }                                                    \
-    } while (0)
 
 /* ---- deterministic random data (splitmix64) ---- */
 
-static uint64_t rng_state = 0x5eed5eed5eedULL;
-static uint64_t rng(void) {
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-static void rng_fill(uint8_t *p, size_t n) {
-    for (size_t i = 0; i < n; i++) p[i] = (uint8_t)rng();
-}
-static uint32_t rng_below(uint32_t n) { return (uint32_t)(rng() % n); }
+TEST_RNG(0x5eed5eed5eedULL)
 
 /* ---- vector files ---- */
 
@@ -406,7 +381,7 @@ int main(int argc, char **argv) {
         differential(name, strcmp(name, "soft") == 0 ? 500 : 3000);
         ran_soft |= strcmp(name, "soft") == 0;
         argument_checks();
-        test_mtproto(argv[1], name, &passed, &failed);
+        test_mtproto(argv[1], name);
 #ifdef HAVE_GUARD_PAGES
         guard_page_checks(name);
 #endif
@@ -419,8 +394,8 @@ int main(int argc, char **argv) {
     }
     CHECK(ran_soft, "the soft backend must always run");
     tg_set_backend(default_backend);
-    sha_tests(argv[1], &passed, &failed);
-    test_factorize(argv[1], &passed, &failed);
+    sha_tests(argv[1]);
+    test_factorize(argv[1]);
     printf("%u passed, %u failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -13,39 +13,17 @@
  *   4. Argument errors.
  */
 #include "tgcrypto.h"
+#include "check.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-void test_mtproto(const char *vectors_dir, const char *backend, unsigned *passed, unsigned *failed);
 
-static unsigned *n_passed, *n_failed;
 
-#define CHECK(cond, ...)                                     \
-    do {                                                     \
-        if (cond) {                                          \
-            (*n_passed)++;                                   \
-        } else {                                             \
-            (*n_failed)++;                                   \
-            printf("FAIL %s:%d: ", __FILE__, __LINE__);      \
-            printf(__VA_ARGS__);                             \
-            printf("\n");                                    \
-        }                                                    \
-    } while (0)
 
 /* splitmix64, separate from test_main.c's stream */
-static uint64_t rng_state = 0x4d7470726f746fULL;
-static uint64_t rng(void) {
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-static void rng_fill(uint8_t *p, size_t n) {
-    for (size_t i = 0; i < n; i++) p[i] = (uint8_t)rng();
-}
-static uint32_t rng_below(uint32_t n) { return (uint32_t)(rng() % n); }
+TEST_RNG(0x4d7470726f746fULL)
 
 static int all_zero(const uint8_t *p, size_t n) {
     uint8_t acc = 0;
@@ -415,8 +393,7 @@ static void argument_checks(void) {
         CHECK(strcmp(tg_strerror(codes[i]), tg_strerror(12345)) != 0, "strerror(%d) has a text", codes[i]);
 }
 
-void test_mtproto(const char *vectors_dir, const char *backend, unsigned *passed, unsigned *failed) {
-    n_passed = passed, n_failed = failed;
+void test_mtproto(const char *vectors_dir, const char *backend) {
     const int soft = strcmp(backend, "soft") == 0;
     run_vectors(vectors_dir, backend);
     round_trips(backend);
