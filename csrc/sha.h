@@ -46,6 +46,9 @@ void tg_sha1_begin(tg_sha1_ctx *c);
 void tg_sha1_feed(tg_sha1_ctx *c, const uint8_t *data, size_t len);
 void tg_sha1_end(tg_sha1_ctx *c, uint8_t digest[20]);
 
+/* FIPS 180-4 4.2.2 round constants, 16-byte aligned (sha_portable.c). */
+extern const uint32_t tg_sha256_k[64];
+
 /* ---- engines ----
  * A compression engine runs whole 64-byte blocks: h is updated in place
  * (standard word order, FIPS 180-4 H0..H7 / H0..H4), data has no alignment

@@ -24,8 +24,14 @@ static inline uint32_t load32_be(const uint8_t *p) {
 }
 
 /* FIPS 180-4 4.2.2: the first 32 bits of the fractional parts of the cube
- * roots of the first 64 primes. */
-static const uint32_t K256[64] = {
+ * roots of the first 64 primes. Shared by every engine (sha.h); 16-byte
+ * aligned for the x86 engine's aligned loads. */
+#if defined(_MSC_VER)
+__declspec(align(16))
+#else
+__attribute__((aligned(16)))
+#endif
+const uint32_t tg_sha256_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
     0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
     0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -51,7 +57,7 @@ static void sha256_blocks(uint32_t h[8], const uint8_t *data, size_t nblocks) {
                 const uint32_t s1 = rotr(w2, 17) ^ rotr(w2, 19) ^ (w2 >> 10);
                 wt = w[t & 15] = w[t & 15] + s0 + w[(t - 7) & 15] + s1;
             }
-            const uint32_t t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K256[t] + wt;
+            const uint32_t t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + tg_sha256_k[t] + wt;
             const uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
             hh = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
         }
