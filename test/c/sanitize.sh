@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# The C test suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+#
+#   test/c/sanitize.sh             build csrc/*.c + test/c/test_*.c with clang
+#                                  -fsanitize=address,undefined and run it on
+#                                  every backend this CPU has
+#   test/c/sanitize.sh --probe     exit 0 when the compiler can build and run
+#                                  a sanitized program here (used by test.sh)
+#   test/c/sanitize.sh --self-test planted bugs (heap overflow, use after
+#                                  free, leak, signed overflow, misaligned
+#                                  load) must each abort the program
+#
+# Any sanitizer report aborts the run (-fno-sanitize-recover=all, halt and
+# abort on error), so it shows up as a failure. The compiler is $SANITIZE_CC,
+# default clang (zig cc has UBSan but no ASan). The hardware backends are
+# built too: they carry their own target attributes (see aes_vaes.c for the
+# clang-version guard on "evex512").
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+cc=${SANITIZE_CC:-clang}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+sanflags=(-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+# LeakSanitizer is not supported by Apple's clang: leaks are checked on Linux.
+leaks=1
+if [ "$(uname -s)" = Darwin ]; then leaks=0; fi
+export ASAN_OPTIONS="detect_leaks=$leaks:abort_on_error=1:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1:check_initialization_order=1:strict_init_order=1:detect_invalid_pointer_pairs=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:abort_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
+
+# A program with one bug per argument; clean without arguments.
+planted() {
+    cat >"$out/planted.c" <<'C'
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+int main(int argc, char **argv) {
+    volatile int n = argc;
+    uint8_t *p = malloc(16);
+    if (p == NULL) return 2;
+    memset(p, 0, 16);
+    int r = 0;
+    if (argc > 1 && !strcmp(argv[1], "overflow")) r = p[15 + n];
+    if (argc > 1 && !strcmp(argv[1], "use-after-free")) { free(p); r = p[n]; p = malloc(1); }
+    if (argc > 1 && !strcmp(argv[1], "signed-overflow")) { int x = 0x7fffffff; x += n; r = x; }
+    if (argc > 1 && !strcmp(argv[1], "misaligned")) { uint32_t v; memcpy(&v, p, 4); const uint32_t *q = (const uint32_t *)(p + n - 1); r = (int)*q + (int)v; }
+    if (argc > 1 && !strcmp(argv[1], "leak")) { p = malloc(32); p[0] = (uint8_t)n; r = p[0]; return r == 0; }
+    free(p);
+    return r & 0;
+}
+C
+    "$cc" -std=c11 -O0 "${sanflags[@]}" "$out/planted.c" -o "$out/planted"
+}
+
+case "${1:-}" in
+--probe)
+    command -v "$cc" >/dev/null 2>&1 || exit 1
+    planted >/dev/null 2>&1 && "$out/planted" >/dev/null 2>&1
+    exit $?
+    ;;
+--self-test)
+    planted
+    "$out/planted" || { echo "clean run of the planted program failed"; exit 1; }
+    bugs="overflow use-after-free signed-overflow misaligned"
+    if [ "$leaks" = 1 ]; then bugs="$bugs leak"; fi
+    caught=0 missed=0
+    for bug in $bugs; do
+        if log=$("$out/planted" "$bug" 2>&1); then
+            echo "MISSED $bug: the program exited cleanly"; missed=$((missed + 1))
+        elif grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' <<<"$log"; then
+            echo "caught $bug: $(grep -m1 -oE 'ERROR: [A-Za-z]+Sanitizer: [a-z-]+|runtime error: [^(]*' <<<"$log")"; caught=$((caught + 1))
+        else
+            echo "MISSED $bug: failed without a sanitizer report"; echo "$log" | tail -5; missed=$((missed + 1))
+        fi
+    done
+    echo "$caught passed, $missed failed"
+    [ "$missed" -eq 0 ]
+    exit $?
+    ;;
+"") ;;
+*) echo "usage: $0 [--probe|--self-test]" >&2; exit 2 ;;
+esac
+
+# test_main.c and its companions (every test/c/test_*.c), over every library source.
+sources=(csrc/*.c test/c/test_*.c)
+echo "$("$cc" --version | head -1); ${#sources[@]} sources"
+"$cc" -std=c11 -O1 "${sanflags[@]}" -Wall -Wextra -Werror -Werror=vla -Icsrc "${sources[@]}" -o "$out/tgcrypto-test-san"
+"$out/tgcrypto-test-san" test/vectors
