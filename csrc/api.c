@@ -186,8 +186,9 @@ typedef struct {
     uint64_t          sched[];   /* a tg_sched of sched_bytes(be, dir) bytes */
 } context;
 
+/* A backend that leaves sched_size_encrypt 0 gets its full schedule. */
 static size_t sched_bytes(const tg_aes_backend *be, int dir) {
-    return dir == TG_DIR_ENCRYPT ? be->sched_size_encrypt : be->sched_size;
+    return dir == TG_DIR_ENCRYPT && be->sched_size_encrypt != 0 ? be->sched_size_encrypt : be->sched_size;
 }
 
 static size_t context_size(const context *c) {
