@@ -264,6 +264,17 @@ if needs_sanitizers; then
 else
     skip "C tests under ASan + UBSan (clang)"
 fi
+# aarch64 (armce, neon, soft) under UBSan: zig cc's own runtime, run by QEMU.
+arm_runner() {
+    if [ "$(uname -sm)" = "Linux aarch64" ]; then return; fi
+    command -v qemu-aarch64 || echo /usr/bin/qemu-aarch64-static
+}
+if [ "$have_arm" = 1 ]; then
+    suite "sanitizers aarch64: catch planted bugs (UBSan)" \
+        env SANITIZE_TARGET=aarch64-linux-musl SANITIZE_RUNNER="$(arm_runner)" bash test/c/sanitize.sh --self-test
+    suite "C tests aarch64/QEMU under UBSan (zig cc)" \
+        env SANITIZE_TARGET=aarch64-linux-musl SANITIZE_RUNNER="$(arm_runner)" bash test/c/sanitize.sh
+else why=$why_arm; skip "C tests aarch64/QEMU under UBSan (zig cc)"; fi
 
 # aes_neon.c's tables are derived by a generator; the copy in the source must match it.
 neon_tables_current() {
