@@ -90,7 +90,7 @@ install_hint() {
         case $1 in
         qemu-user-static) echo "QEMU user mode is Linux-only: run the tests on Linux or in CI" ;;
         valgrind) echo "valgrind does not run on current macOS: run the tests on Linux or in CI" ;;
-        clang*) echo "xcode-select --install" ;;
+        clang*) echo "xcode-select --install (Apple clang has ASan and UBSan)" ;;
         wine64) echo "brew install --cask wine-stable" ;;
         *) echo "brew install $1" ;;
         esac
@@ -139,10 +139,12 @@ have_qemu() { [ "$(uname -sm)" = "Linux aarch64" ] || command -v qemu-aarch64 ||
 have_wine() { command -v wine || [ -x /usr/lib/wine/wine64 ]; }
 have_valgrind() { command -v valgrind && [ -e /usr/include/valgrind/memcheck.h ]; }
 have_cc_pkgconfig() { command -v pkg-config && command -v cc; }
-# clang with its sanitizer runtime: Debian ships ASan in libclang-rt-N-dev.
+# clang with its sanitizer runtime: Debian/Ubuntu ship ASan in
+# libclang-rt-N-dev (libclang-rt-dev: the default N), not in clang itself.
 have_sanitizers() { bash test/c/sanitize.sh --probe; }
 needs_sanitizers() {
-    needs clang have_sanitizers && return 0
+    needs "clang libclang-rt-dev" have_sanitizers && return 0
+    # a clang that is not the distribution's default version
     command -v clang >/dev/null 2>&1 && can_install || return 1
     local major
     major=$(clang -dumpversion | cut -d. -f1)
