@@ -165,7 +165,8 @@ aarch64_tests() {
         ln -sf /usr/bin/qemu-aarch64-static .tools/qemu-bin/qemu-aarch64
     fi
     PATH="$PWD/.tools/qemu-bin:$PATH" ./scripts/zig build test -Dtarget=aarch64-linux-musl -fqemu 2>&1 | tee "$results/arm.log"
-    [ "${PIPESTATUS[0]}" -eq 0 ] && grep -q '^ran  armce' "$results/arm.log" && grep -q '^ran  neon' "$results/arm.log" && grep -q '^ran  soft' "$results/arm.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] && grep -q '^ran  armce' "$results/arm.log" && grep -q '^ran  neon' "$results/arm.log" && grep -q '^ran  soft' "$results/arm.log" &&
+        grep -q '^ran  hash armv8-sha' "$results/arm.log" && grep -q '^ran  hash portable' "$results/arm.log"
 }
 have_arm=0
 if needs qemu-user-static have_qemu; then
@@ -196,6 +197,18 @@ else
     skip "C tests x86_64-windows/Wine (all backends)"; why_windows=$why
 fi
 
+# The hash engines: the x86 SHA extensions ran where the CPU has them, and
+# portable always (the aarch64 run requires armv8-sha above).
+hash_engines_ran() {
+    local log="$results/C_tests__every_backend_.log"
+    if grep -qw sha_ni /proc/cpuinfo 2>/dev/null; then grep -q '^ran  hash sha-ni' "$log" || return 1; fi
+    grep -q '^ran  hash portable' "$log"
+}
+step "hash engines ran (sha-ni where the CPU has it, portable)" hash_engines_ran
+if needs python3 have python3; then
+    step "sha_generated.txt matches test/vectors/gen_sha.py" python3 test/vectors/gen_sha.py --check
+else skip "sha_generated.txt matches test/vectors/gen_sha.py"; fi
+
 # The same bytes everywhere: every backend on every platform printed the
 # digest of one seeded workload; all of them must agree.
 same_digests() {
@@ -218,6 +231,7 @@ backend_env() {
     local out
     out=$(TGCRYPTO_BACKEND=soft ./scripts/zig build test "$@" 2>&1) || { echo "$out" | tail -5; return 1; }
     grep -q "default backend: soft" <<<"$out" || return 1
+    grep -q "default hash engine: portable" <<<"$out" || return 1
     if out=$(TGCRYPTO_BACKEND=$foreign ./scripts/zig build test "$@" 2>&1); then return 1; fi
     grep -q "backend not available on this CPU or build" <<<"$out" || return 1
     if out=$(TGCRYPTO_BACKEND=no-such-backend ./scripts/zig build test "$@" 2>&1); then return 1; fi
@@ -238,7 +252,7 @@ else why=$why_windows; skip "TGCRYPTO_BACKEND on x86_64-windows/Wine"; fi
 # is caught, for the right reason.
 ct_build() {
     ./scripts/zig cc -target x86_64-linux-gnu -mcpu=baseline -O2 -std=c11 -Wall -Wextra -Werror \
-        -Icsrc -I/usr/include/valgrind csrc/*.c test/c/ct_check.c -o "$results/ct_check"
+        -DTG_CT_CHECK=1 -Icsrc -I/usr/include/valgrind csrc/*.c test/c/ct_check.c -o "$results/ct_check"
 }
 ct_self_test() {
     local log
@@ -284,7 +298,11 @@ neon_tables_current() {
 }
 if needs python3 have python3; then
     step "aes_neon.c tables match test/c/gen_neon_tables.py" neon_tables_current
-else skip "aes_neon.c tables match test/c/gen_neon_tables.py"; fi
+    step "test/vectors/pq.txt matches test/vectors/gen_pq.py" bash -c 'diff <(python3 test/vectors/gen_pq.py) test/vectors/pq.txt'
+else skip "aes_neon.c tables and pq.txt match their Python generators"; fi
+
+# mtproto.txt is generated (node:crypto); the committed copy must match its generator.
+step "test/vectors/mtproto.txt matches gen_mtproto.mjs" bash -c 'node test/vectors/gen_mtproto.mjs | cmp - test/vectors/mtproto.txt'
 
 step "zig build dist (8 platforms)" ./scripts/zig build dist
 step "zig-out/dist/SHA256SUMS verifies" bash -c 'cd zig-out/dist && if command -v sha256sum >/dev/null; then sha256sum -c SHA256SUMS; else shasum -a 256 -c SHA256SUMS; fi'

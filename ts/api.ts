@@ -1,7 +1,8 @@
 /**
  * The public API of tgcrypto-ffi: AES-256 IGE, CTR and CBC with TgCrypto's
  * semantics and error messages, zero-copy (`...Into`) variants, streaming
- * contexts, and the backend controls.
+ * contexts, SHA-256/SHA-1, the MTProto 2.0 message layer ({@link AuthKey}),
+ * PQ factorization, and the backend controls.
  *
  * Runtime-neutral: it works over any {@link Native} and never touches
  * `bun:ffi` or `Deno`. `mod.ts` loads the library and calls
@@ -20,9 +21,16 @@ import { initialize } from "./backends.ts";
 import { bind } from "./bound.ts";
 import type { Native } from "./native.ts";
 
-export { backend, type BackendInfo, backends, libraryPath, setBackend, version } from "./backends.ts";
+export {
+  AuthKey,
+  type DecryptMessageOptions,
+  type EncryptMessageOptions,
+} from "./auth_key.ts";
+export { backend, type BackendInfo, backends, hashEngine, libraryPath, setBackend, version } from "./backends.ts";
 export { CbcContext, type ChainingContextOptions, CtrContext, IgeContext } from "./contexts.ts";
-export { TgCryptoError } from "./errors.ts";
+export { MtprotoSecurityError, TgCryptoError } from "./errors.ts";
+export { factorizePQ } from "./factorize.ts";
+export { sha1, sha1Into, sha256, sha256Into } from "./hash.ts";
 export {
   cbc256Decrypt,
   cbc256DecryptInto,

@@ -9,6 +9,7 @@ import {
   backendAvailable,
   backendCount,
   backendName,
+  hashEngineName,
   loadedPath,
   nativeBackend,
   nativeInit,
@@ -58,6 +59,20 @@ export interface BackendInfo {
  */
 export function backend(): string {
   const name = nativeBackend();
+  if (name !== null) return name;
+  const code = nativeInit();
+  throw new TgCryptoError(code !== ErrorCode.OK ? code : ErrorCode.BACKEND);
+}
+
+/**
+ * The SHA-256/SHA-1 engine in use: "sha-ni" (x86 SHA extensions),
+ * "armv8-sha" (ARMv8 SHA1/SHA2 instructions) or "portable" (also whenever
+ * the backend is forced to "soft").
+ *
+ * @throws {TgCryptoError} if the library failed to initialise
+ */
+export function hashEngine(): string {
+  const name = hashEngineName();
   if (name !== null) return name;
   const code = nativeInit();
   throw new TgCryptoError(code !== ErrorCode.OK ? code : ErrorCode.BACKEND);

@@ -36,6 +36,21 @@ export let igeFree: Native["tg_ige_free"] = notLoaded;
 export let cbcNew: Native["tg_cbc_new"] = notLoaded;
 export let cbcUpdate: Native["tg_cbc_update"] = notLoaded;
 export let cbcFree: Native["tg_cbc_free"] = notLoaded;
+export let hashEngineName: Native["tg_hash_engine"] = notLoaded;
+export let sha256OneShot: Native["tg_sha256"] = notLoaded;
+export let sha256Init: Native["tg_sha256_init"] = notLoaded;
+export let sha256Update: Native["tg_sha256_update"] = notLoaded;
+export let sha256Final: Native["tg_sha256_final"] = notLoaded;
+export let sha1OneShot: Native["tg_sha1"] = notLoaded;
+export let sha1Init: Native["tg_sha1_init"] = notLoaded;
+export let sha1Update: Native["tg_sha1_update"] = notLoaded;
+export let sha1Final: Native["tg_sha1_final"] = notLoaded;
+export let authKeyNew: Native["tg_auth_key_new"] = notLoaded;
+export let authKeyId: Native["tg_auth_key_id"] = notLoaded;
+export let authKeyFree: Native["tg_auth_key_free"] = notLoaded;
+export let mtprotoEncrypt: Native["tg_mtproto_encrypt"] = notLoaded;
+export let mtprotoDecrypt: Native["tg_mtproto_decrypt"] = notLoaded;
+export let factorize: Native["tg_factorize_pq"] = notLoaded;
 export let loadedPath: string | undefined;
 
 /** A fresh output of `length` (> 0) bytes that nothing else references. */
@@ -66,6 +81,21 @@ export function bind(native: Native): void {
   cbcNew = native.tg_cbc_new;
   cbcUpdate = native.tg_cbc_update;
   cbcFree = native.tg_cbc_free;
+  hashEngineName = native.tg_hash_engine;
+  sha256OneShot = native.tg_sha256;
+  sha256Init = native.tg_sha256_init;
+  sha256Update = native.tg_sha256_update;
+  sha256Final = native.tg_sha256_final;
+  sha1OneShot = native.tg_sha1;
+  sha1Init = native.tg_sha1_init;
+  sha1Update = native.tg_sha1_update;
+  sha1Final = native.tg_sha1_final;
+  authKeyNew = native.tg_auth_key_new;
+  authKeyId = native.tg_auth_key_id;
+  authKeyFree = native.tg_auth_key_free;
+  mtprotoEncrypt = native.tg_mtproto_encrypt;
+  mtprotoDecrypt = native.tg_mtproto_decrypt;
+  factorize = native.tg_factorize_pq;
   allocate = native.allocateOutput;
   loadedPath = native.path;
 }

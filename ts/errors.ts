@@ -32,3 +32,19 @@ export function nativeError(code: number): Error {
   return new TgCryptoError(code);
 }
 
+
+/** The one message of every {@link MtprotoSecurityError}. */
+export const MTPROTO_REJECTED = "MTProto message rejected";
+
+/**
+ * A received MTProto packet failed a check (length, auth_key_id, msg_key,
+ * message_data_length or padding length). Always the same message: which
+ * check failed is deliberately not told (no padding or MAC oracle), and the
+ * native decryption decides it without data-dependent branches.
+ */
+export class MtprotoSecurityError extends Error {
+  constructor() {
+    super(MTPROTO_REJECTED);
+    this.name = "MtprotoSecurityError";
+  }
+}

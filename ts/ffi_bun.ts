@@ -17,6 +17,7 @@ import { type ArgKind, type MapDefinitions, type ResultKind, type SymbolName, sy
 const BUN_ARG_TYPES = {
   bytes: "ptr",
   u32: "u32",
+  u64: "u64",
   i32: "i32",
   context: "ptr",
 } as const satisfies Record<ArgKind, string>;

@@ -16,6 +16,7 @@ import { type ArgKind, type ResultKind, type SymbolFunctions, type SymbolName, s
 const DENO_PARAMETER_TYPES = {
   bytes: "buffer",
   u32: "u32",
+  u64: "u64",
   i32: "i32",
   context: "pointer",
 } as const satisfies Record<ArgKind, string>;

@@ -35,6 +35,7 @@ async function loadForRuntime(): Promise<Native> {
 bindNative(await loadForRuntime());
 
 export {
+  AuthKey,
   backend,
   type BackendInfo,
   backends,
@@ -49,15 +50,24 @@ export {
   ctr256Encrypt,
   ctr256EncryptInto,
   CtrContext,
+  type DecryptMessageOptions,
+  type EncryptMessageOptions,
   ErrorCode,
+  factorizePQ,
+  hashEngine,
   ige256Decrypt,
   ige256DecryptInto,
   ige256Encrypt,
   ige256EncryptInto,
   IgeContext,
   libraryPath,
+  MtprotoSecurityError,
   OutputPool,
   setBackend,
+  sha1,
+  sha1Into,
+  sha256,
+  sha256Into,
   TgCryptoError,
   version,
 } from "./api.ts";

@@ -97,6 +97,45 @@ export interface Native {
   readonly tg_cbc_update: (ctx: ContextHandle, out: Uint8Array, data: Uint8Array, length: number) => number;
   /** `tg_cbc_free`: wipes and frees. */
   readonly tg_cbc_free: (ctx: ContextHandle) => void;
+
+  /** `tg_hash_engine`: "sha-ni", "armv8-sha" or "portable" (null if the library could not initialise). */
+  readonly tg_hash_engine: () => string | null;
+  /** `tg_sha256`: one-shot; 0 or an error code. */
+  readonly tg_sha256: (digest: Uint8Array, data: Uint8Array, length: number) => number;
+  /** `tg_sha256_init`: starts a hash in a caller-owned 112-byte state. */
+  readonly tg_sha256_init: (state: Uint8Array) => number;
+  /** `tg_sha256_update`: absorbs `length` bytes of `data`. */
+  readonly tg_sha256_update: (state: Uint8Array, data: Uint8Array, length: number) => number;
+  /** `tg_sha256_final`: writes the 32-byte digest and wipes the state. */
+  readonly tg_sha256_final: (state: Uint8Array, digest: Uint8Array) => number;
+  /** `tg_sha1`: one-shot; 0 or an error code. */
+  readonly tg_sha1: (digest: Uint8Array, data: Uint8Array, length: number) => number;
+  /** `tg_sha1_init`: starts a hash in a caller-owned 112-byte state. */
+  readonly tg_sha1_init: (state: Uint8Array) => number;
+  /** `tg_sha1_update`: absorbs `length` bytes of `data`. */
+  readonly tg_sha1_update: (state: Uint8Array, data: Uint8Array, length: number) => number;
+  /** `tg_sha1_final`: writes the 20-byte digest and wipes the state. */
+  readonly tg_sha1_final: (state: Uint8Array, digest: Uint8Array) => number;
+
+  /** `tg_auth_key_new`: copies the 256-byte key; null on failure. */
+  readonly tg_auth_key_new: (key: Uint8Array) => ContextHandle | null;
+  /** `tg_auth_key_id`: writes the 8-byte auth_key_id; 0 or an error code. */
+  readonly tg_auth_key_id: (key: ContextHandle, id: Uint8Array) => number;
+  /** `tg_auth_key_free`: wipes and frees. */
+  readonly tg_auth_key_free: (key: ContextHandle) => void;
+  /** `tg_mtproto_encrypt`: writes the packet; 0 or an error code. */
+  readonly tg_mtproto_encrypt: (
+    key: ContextHandle, x: number, packet: Uint8Array,
+    head: Uint8Array, headLength: number, body: Uint8Array, bodyLength: number,
+    padding: Uint8Array, paddingLength: number,
+  ) => number;
+  /** `tg_mtproto_decrypt`: the plaintext length (padding excluded) or a negative code. */
+  readonly tg_mtproto_decrypt: (
+    key: ContextHandle, x: number, plaintext: Uint8Array, packet: Uint8Array, packetLength: number,
+  ) => number;
+
+  /** `tg_factorize_pq`: writes p and q (8 bytes each, native byte order); 0 or an error code. */
+  readonly tg_factorize_pq: (pq: bigint, p: Uint8Array, q: Uint8Array) => number;
 }
 
 /**
@@ -138,6 +177,21 @@ export function nativeFromSymbols<C, P>(
     tg_cbc_new: raw.tg_cbc_new,
     tg_cbc_update: raw.tg_cbc_update,
     tg_cbc_free: raw.tg_cbc_free,
+    tg_hash_engine: () => readCString(raw.tg_hash_engine()),
+    tg_sha256: raw.tg_sha256,
+    tg_sha256_init: raw.tg_sha256_init,
+    tg_sha256_update: raw.tg_sha256_update,
+    tg_sha256_final: raw.tg_sha256_final,
+    tg_sha1: raw.tg_sha1,
+    tg_sha1_init: raw.tg_sha1_init,
+    tg_sha1_update: raw.tg_sha1_update,
+    tg_sha1_final: raw.tg_sha1_final,
+    tg_auth_key_new: raw.tg_auth_key_new,
+    tg_auth_key_id: raw.tg_auth_key_id,
+    tg_auth_key_free: raw.tg_auth_key_free,
+    tg_mtproto_encrypt: raw.tg_mtproto_encrypt,
+    tg_mtproto_decrypt: raw.tg_mtproto_decrypt,
+    tg_factorize_pq: raw.tg_factorize_pq,
   };
 }
 

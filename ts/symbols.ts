@@ -12,10 +12,11 @@
  *
  * - `bytes`: `uint8_t *` / `const char *` (a Uint8Array is passed; never NULL from JS)
  * - `u32`: `uint32_t` (lengths: 32-bit on purpose, 64-bit types become BigInt in Deno)
+ * - `u64`: `uint64_t` (only where 64 bits are the point: the PQ to factorize; passed as a bigint)
  * - `i32`: `int`
- * - `context`: an opaque `tg_*_ctx *` returned by a `tg_*_new` function
+ * - `context`: an opaque `tg_*_ctx *` (or `tg_auth_key *`) returned by a `tg_*_new` function
  */
-export type ArgKind = "bytes" | "u32" | "i32" | "context";
+export type ArgKind = "bytes" | "u32" | "u64" | "i32" | "context";
 
 /**
  * Kinds of C results used by the ABI.
@@ -91,6 +92,46 @@ export const symbols = {
   tg_cbc_update: { args: ["context", "bytes", "bytes", "u32"], returns: "i32" },
   // void tg_cbc_free(tg_cbc_ctx *ctx);
   tg_cbc_free: { args: ["context"], returns: "void" },
+
+  // const char *tg_hash_engine(void);
+  tg_hash_engine: { args: [], returns: "cstring" },
+  // int tg_sha256(uint8_t digest[32], const uint8_t *data, uint32_t len);
+  tg_sha256: { args: ["bytes", "bytes", "u32"], returns: "i32" },
+  // int tg_sha256_init(uint8_t state[112]);
+  tg_sha256_init: { args: ["bytes"], returns: "i32" },
+  // int tg_sha256_update(uint8_t state[112], const uint8_t *data, uint32_t len);
+  tg_sha256_update: { args: ["bytes", "bytes", "u32"], returns: "i32" },
+  // int tg_sha256_final(uint8_t state[112], uint8_t digest[32]);
+  tg_sha256_final: { args: ["bytes", "bytes"], returns: "i32" },
+  // int tg_sha1(uint8_t digest[20], const uint8_t *data, uint32_t len);
+  tg_sha1: { args: ["bytes", "bytes", "u32"], returns: "i32" },
+  // int tg_sha1_init(uint8_t state[112]);
+  tg_sha1_init: { args: ["bytes"], returns: "i32" },
+  // int tg_sha1_update(uint8_t state[112], const uint8_t *data, uint32_t len);
+  tg_sha1_update: { args: ["bytes", "bytes", "u32"], returns: "i32" },
+  // int tg_sha1_final(uint8_t state[112], uint8_t digest[20]);
+  tg_sha1_final: { args: ["bytes", "bytes"], returns: "i32" },
+
+  // tg_auth_key *tg_auth_key_new(const uint8_t key[256]);
+  tg_auth_key_new: { args: ["bytes"], returns: "context" },
+  // int tg_auth_key_id(const tg_auth_key *key, uint8_t id[8]);
+  tg_auth_key_id: { args: ["context", "bytes"], returns: "i32" },
+  // void tg_auth_key_free(tg_auth_key *key);
+  tg_auth_key_free: { args: ["context"], returns: "void" },
+  // int tg_mtproto_encrypt(const tg_auth_key *key, uint32_t x, uint8_t *packet,
+  //                        const uint8_t *head, uint32_t head_len,
+  //                        const uint8_t *body, uint32_t body_len,
+  //                        const uint8_t *padding, uint32_t padding_len);
+  tg_mtproto_encrypt: {
+    args: ["context", "u32", "bytes", "bytes", "u32", "bytes", "u32", "bytes", "u32"],
+    returns: "i32",
+  },
+  // int tg_mtproto_decrypt(const tg_auth_key *key, uint32_t x, uint8_t *plaintext,
+  //                        const uint8_t *packet, uint32_t packet_len);
+  tg_mtproto_decrypt: { args: ["context", "u32", "bytes", "bytes", "u32"], returns: "i32" },
+
+  // int tg_factorize_pq(uint64_t pq, uint64_t *p, uint64_t *q);   (p, q: 8 bytes each, native byte order)
+  tg_factorize_pq: { args: ["u64", "bytes", "bytes"], returns: "i32" },
 } as const satisfies Record<string, SymbolDefinition>;
 
 /** The type of {@link symbols}: symbol name → its definition. */
@@ -110,6 +151,12 @@ export const ErrorCode = {
   NOMEM: -6,
   BACKEND: -7,
   UNSUPPORTED: -8,
+  SECURITY: -9,
+  PADDING: -10,
+  SIZE: -11,
+  DIRECTION: -12,
+  NOT_COMPOSITE: -13,
+  NO_FACTOR: -14,
 } as const;
 
 /**
@@ -134,6 +181,7 @@ type MapArgs<Args extends readonly ArgKind[], ArgMap extends Record<ArgKind, str
 interface ArgValue<C> {
   bytes: Uint8Array;
   u32: number;
+  u64: bigint;
   i32: number;
   context: C;
 }
