@@ -103,6 +103,13 @@ const dist_targets = [_]struct { dir: []const u8, triple: []const u8 }{
 
 fn addDist(b: *std.Build, portable: bool) void {
     const dist = b.step("dist", "Cross-build the shared library for every supported platform into zig-out/dist/");
+    // zig-out/dist/SHA256SUMS, written by a host tool so every OS gets it.
+    const sums_tool = b.addExecutable(.{
+        .name = "sha256sums",
+        .root_module = b.createModule(.{ .root_source_file = b.path("scripts/sha256sums.zig"), .target = b.graph.host, .optimize = .safe }),
+    });
+    const sums = b.addRunArtifact(sums_tool);
+    const sums_file = sums.addOutputFileArg("SHA256SUMS");
     for (dist_targets) |t| {
         const query = std.Target.Query.parse(.{ .arch_os_abi = t.triple }) catch @panic("bad triple");
         const lib = b.addLibrary(.{
@@ -117,7 +124,10 @@ fn addDist(b: *std.Build, portable: bool) void {
             .h_dir = .disabled,
         });
         dist.dependOn(&install.step);
+        sums.addArg(b.fmt("{s}/{s}", .{ t.dir, lib.out_filename }));
+        sums.addFileArg(lib.getEmittedBin());
     }
+    dist.dependOn(&b.addInstallFile(sums_file, "dist/SHA256SUMS").step);
 }
 
 /// lib/pkgconfig/tgcrypto.pc for C users of an installed build.

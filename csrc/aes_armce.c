@@ -355,6 +355,7 @@ const tg_aes_backend tg_backend_armce = {
     .cbc_encrypt = armce_cbc_encrypt,
     .cbc_decrypt = armce_cbc_decrypt,
     .ctr_xor = armce_ctr_xor,
+    .sched_size_encrypt = DEC_KEYS, /* ENC_KEYS only */
 };
 
 #endif /* TG_HAVE_ARM_BACKENDS */

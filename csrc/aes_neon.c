@@ -559,6 +559,7 @@ const tg_aes_backend tg_backend_neon = {
     .cbc_encrypt = neon_cbc_encrypt,
     .cbc_decrypt = neon_cbc_decrypt,
     .ctr_xor = neon_ctr_xor,
+    .sched_size_encrypt = DEC_KEYS, /* ENC_KEYS only */
 };
 
 #endif /* TG_HAVE_ARM_BACKENDS */

@@ -242,6 +242,7 @@ const tg_aes_backend tg_backend_aesni = {
     .cbc_encrypt = tg_aesni_cbc_encrypt,
     .cbc_decrypt = tg_aesni_cbc_decrypt,
     .ctr_xor = tg_aesni_ctr_xor,
+    .sched_size_encrypt = 240, /* ENC_KEYS only */
 };
 
 #endif /* TG_HAVE_X86_BACKENDS */

@@ -462,4 +462,5 @@ const tg_aes_backend tg_backend_soft = {
     soft_cbc_encrypt,
     soft_cbc_decrypt,
     soft_ctr_xor,
+    SCHED_WORDS * sizeof(uint64_t), /* one schedule serves both directions */
 };

@@ -388,6 +388,7 @@ const tg_aes_backend tg_backend_vaes256 = {
     .cbc_encrypt = tg_aesni_cbc_encrypt,
     .cbc_decrypt = vaes256_cbc_decrypt,
     .ctr_xor = vaes256_ctr_xor,
+    .sched_size_encrypt = 240, /* ENC_KEYS only */
 };
 
 const tg_aes_backend tg_backend_vaes512 = {
@@ -400,6 +401,7 @@ const tg_aes_backend tg_backend_vaes512 = {
     .cbc_encrypt = tg_aesni_cbc_encrypt,
     .cbc_decrypt = vaes512_cbc_decrypt,
     .ctr_xor = vaes512_ctr_xor,
+    .sched_size_encrypt = 240, /* ENC_KEYS only */
 };
 
 #endif /* TG_HAVE_X86_BACKENDS */

@@ -7,6 +7,7 @@
 #include "dispatch.h"
 #include "tgcrypto.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,40 +179,62 @@ int tg_ctr256(uint8_t *out, const uint8_t *in, uint32_t len,
 /* ---- contexts ---- */
 
 /* One layout for the three kinds; the public types are distinct so C callers
- * cannot mix them up, and `magic` catches it across an FFI. */
+ * cannot mix them up, and `magic` catches it across an FFI. The key schedule
+ * is a flexible tail sized for the backend and direction (sched_bytes): a
+ * hardware encryption context is ~330 bytes instead of ~1100, which matters
+ * to garbage-collected callers that cannot see native memory. */
 typedef struct {
     uint32_t          magic;
     int               dir;
     const tg_aes_backend *be;
     uint8_t           chain[32]; /* IGE iv (32) or CBC iv (16) */
     ctr_position      pos;       /* CTR only */
-    tg_sched          sched;
+    uint64_t          sched[];   /* a tg_sched of sched_bytes(be, dir) bytes */
 } context;
 
-struct tg_ctr_ctx { context c; };
-struct tg_ige_ctx { context c; };
-struct tg_cbc_ctx { context c; };
+/* A backend that leaves sched_size_encrypt 0 gets its full schedule. */
+static size_t sched_bytes(const tg_aes_backend *be, int dir) {
+    return dir == TG_DIR_ENCRYPT && be->sched_size_encrypt != 0 ? be->sched_size_encrypt : be->sched_size;
+}
+
+static size_t context_size(const context *c) {
+    return offsetof(context, sched) + sched_bytes(c->be, c->dir);
+}
+
+/* The backends take a tg_sched; they touch only its first sched_bytes. */
+static tg_sched *sched_of(context *c) { return (tg_sched *)(void *)c->sched; }
+
+/* The public tg_*_ctx types stay incomplete: each is a context (C forbids
+ * wrapping a struct with a flexible member in another struct). */
 
 enum { MAGIC_CTR = 0x43545231, MAGIC_IGE = 0x49474531, MAGIC_CBC = 0x43424331 };
+
+/* The context behind a public pointer, or NULL if it is not a live one of this kind. */
+static context *live(const void *ctx, uint32_t magic) {
+    context *c = (context *)(uintptr_t)ctx;
+    return c != NULL && c->magic == magic ? c : NULL;
+}
 
 static context *context_new(uint32_t magic, const uint8_t key[32], const uint8_t *iv, size_t iv_len, int dir) {
     if (key == NULL || iv == NULL) return NULL;
     const tg_aes_backend *be = tg_active_backend();
     if (be == NULL) return NULL;
-    context *c = malloc(sizeof *c);
+    const size_t size = offsetof(context, sched) + sched_bytes(be, dir);
+    context *c = malloc(size);
     if (c == NULL) return NULL;
-    memset(c, 0, sizeof *c);
+    memset(c, 0, size);
     c->magic = magic;
     c->dir = dir;
     c->be = be;
     memcpy(c->chain, iv, iv_len);
-    be->expand_key(&c->sched, key, dir);
+    be->expand_key(sched_of(c), key, dir);
     return c;
 }
 
-static void context_free(context *c, uint32_t magic) {
-    if (c == NULL || c->magic != magic) return;
-    tg_wipe(c, sizeof *c);
+static void context_free(void *ctx, uint32_t magic) {
+    context *c = live(ctx, magic);
+    if (c == NULL) return;
+    tg_wipe(c, context_size(c));
     free(c);
 }
 
@@ -221,54 +244,56 @@ tg_ctr_ctx *tg_ctr_new(const uint8_t key[32], const uint8_t iv[16], uint32_t sta
     if (c == NULL) return NULL;
     memcpy(c->pos.ctr, iv, 16);
     c->pos.offset = state;
-    if (state != 0) keystream_block(c->be, &c->sched, c->pos.ctr, c->pos.ks);
+    if (state != 0) keystream_block(c->be, sched_of(c), c->pos.ctr, c->pos.ks);
     return (tg_ctr_ctx *)c;
 }
 
 int tg_ctr_update(tg_ctr_ctx *ctx, uint8_t *out, const uint8_t *in, uint32_t len) {
-    if (ctx == NULL || ctx->c.magic != MAGIC_CTR) return TG_ERR_CONTEXT;
+    context *c = live(ctx, MAGIC_CTR);
+    if (c == NULL) return TG_ERR_CONTEXT;
     int err = check_data(out, in, len, 0);
     if (err != TG_OK || len == 0) return err;
-    ctr_run(ctx->c.be, &ctx->c.sched, &ctx->c.pos, out, in, len);
+    ctr_run(c->be, sched_of(c), &c->pos, out, in, len);
     return TG_OK;
 }
 
 int tg_ctr_position(const tg_ctr_ctx *ctx, uint8_t iv[16], uint8_t state[1]) {
-    if (ctx == NULL || ctx->c.magic != MAGIC_CTR) return TG_ERR_CONTEXT;
+    const context *c = live(ctx, MAGIC_CTR);
+    if (c == NULL) return TG_ERR_CONTEXT;
     if (iv == NULL || state == NULL) return TG_ERR_NULL;
-    memcpy(iv, ctx->c.pos.ctr, 16);
-    state[0] = (uint8_t)ctx->c.pos.offset;
+    memcpy(iv, c->pos.ctr, 16);
+    state[0] = (uint8_t)c->pos.offset;
     return TG_OK;
 }
 
-void tg_ctr_free(tg_ctr_ctx *ctx) { context_free((context *)ctx, MAGIC_CTR); }
+void tg_ctr_free(tg_ctr_ctx *ctx) { context_free(ctx, MAGIC_CTR); }
 
 tg_ige_ctx *tg_ige_new(const uint8_t key[32], const uint8_t iv[32], int decrypt) {
     return (tg_ige_ctx *)context_new(MAGIC_IGE, key, iv, 32, decrypt ? TG_DIR_DECRYPT : TG_DIR_ENCRYPT);
 }
 
 int tg_ige_update(tg_ige_ctx *ctx, uint8_t *out, const uint8_t *in, uint32_t len) {
-    if (ctx == NULL || ctx->c.magic != MAGIC_IGE) return TG_ERR_CONTEXT;
+    context *c = live(ctx, MAGIC_IGE);
+    if (c == NULL) return TG_ERR_CONTEXT;
     int err = check_data(out, in, len, 1);
     if (err != TG_OK || len == 0) return err;
-    context *c = &ctx->c;
-    loop_of(c->be, c->dir == TG_DIR_DECRYPT ? IGE_DECRYPT : IGE_ENCRYPT)(&c->sched, c->chain, out, in, len / 16);
+    loop_of(c->be, c->dir == TG_DIR_DECRYPT ? IGE_DECRYPT : IGE_ENCRYPT)(sched_of(c), c->chain, out, in, len / 16);
     return TG_OK;
 }
 
-void tg_ige_free(tg_ige_ctx *ctx) { context_free((context *)ctx, MAGIC_IGE); }
+void tg_ige_free(tg_ige_ctx *ctx) { context_free(ctx, MAGIC_IGE); }
 
 tg_cbc_ctx *tg_cbc_new(const uint8_t key[32], const uint8_t iv[16], int decrypt) {
     return (tg_cbc_ctx *)context_new(MAGIC_CBC, key, iv, 16, decrypt ? TG_DIR_DECRYPT : TG_DIR_ENCRYPT);
 }
 
 int tg_cbc_update(tg_cbc_ctx *ctx, uint8_t *out, const uint8_t *in, uint32_t len) {
-    if (ctx == NULL || ctx->c.magic != MAGIC_CBC) return TG_ERR_CONTEXT;
+    context *c = live(ctx, MAGIC_CBC);
+    if (c == NULL) return TG_ERR_CONTEXT;
     int err = check_data(out, in, len, 1);
     if (err != TG_OK || len == 0) return err;
-    context *c = &ctx->c;
-    loop_of(c->be, c->dir == TG_DIR_DECRYPT ? CBC_DECRYPT : CBC_ENCRYPT)(&c->sched, c->chain, out, in, len / 16);
+    loop_of(c->be, c->dir == TG_DIR_DECRYPT ? CBC_DECRYPT : CBC_ENCRYPT)(sched_of(c), c->chain, out, in, len / 16);
     return TG_OK;
 }
 
-void tg_cbc_free(tg_cbc_ctx *ctx) { context_free((context *)ctx, MAGIC_CBC); }
+void tg_cbc_free(tg_cbc_ctx *ctx) { context_free(ctx, MAGIC_CBC); }

@@ -13,8 +13,11 @@
 #include <string.h>
 
 /* Expanded key. The layout belongs to the backend that wrote it; only the
- * first `sched_size` bytes are used (and wiped). 1024 bytes fit the soft
- * backend's bitsliced round keys; hardware backends need 480. */
+ * first `sched_size` bytes are used (and wiped), the first
+ * `sched_size_encrypt` for TG_DIR_ENCRYPT. 1024 bytes fit the soft backend's
+ * bitsliced round keys (960); hardware backends need 480, 240 to encrypt.
+ * Contexts allocate only what their backend and direction use, so a
+ * tg_sched pointer may address fewer bytes than sizeof(tg_sched). */
 #define TG_SCHED_MAX 1024
 typedef union {
     uint8_t  bytes[TG_SCHED_MAX];
@@ -47,13 +50,15 @@ enum {
 typedef struct tg_aes_backend {
     const char *name;
     uint32_t    cpu_needs;  /* TG_CPU_* bits that must all be present */
-    size_t      sched_size; /* bytes of tg_sched in use */
+    size_t      sched_size; /* bytes of tg_sched in use (either direction) */
     void (*expand_key)(tg_sched *s, const uint8_t key[32], int dir);
     void (*ige_encrypt)(const tg_sched *s, uint8_t iv[32], uint8_t *out, const uint8_t *in, size_t nblocks);
     void (*ige_decrypt)(const tg_sched *s, uint8_t iv[32], uint8_t *out, const uint8_t *in, size_t nblocks);
     void (*cbc_encrypt)(const tg_sched *s, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
     void (*cbc_decrypt)(const tg_sched *s, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks);
     void (*ctr_xor)(const tg_sched *s, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks);
+    /* bytes expand_key writes and the loops read for TG_DIR_ENCRYPT (<= sched_size) */
+    size_t      sched_size_encrypt;
 } tg_aes_backend;
 
 /* The backends; each file defines one (dispatch.c lists those compiled in). */

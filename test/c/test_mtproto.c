@@ -311,7 +311,7 @@ static void tampering(const char *backend, int thorough) {
 /* ---- 4. argument errors ---- */
 
 static void argument_checks(void) {
-    static uint8_t plain[256], packet[512], out[512];
+    static uint8_t plain[256], packet[24 + 32 + 1024], out[512]; /* packet: the padding-1024 case */
     uint8_t key[256], padding[1024] = {0}, id[8];
     rng_fill(key, sizeof key);
     rng_fill(plain, sizeof plain);
@@ -384,9 +384,11 @@ static void argument_checks(void) {
     /* Reading freed memory is what the magic is for (an FFI caller's
      * use-after-free); free() keeps small blocks mapped, and the magic was
      * wiped before it. */
+#ifndef TG_ASAN /* AddressSanitizer (rightly) reports the read of freed memory */
     CHECK(tg_auth_key_id(k, id) == TG_ERR_CONTEXT, "freed key id");
     CHECK(tg_mtproto_decrypt(k, 8, out, packet, len) == TG_ERR_CONTEXT, "freed key decrypt");
     CHECK(tg_mtproto_encrypt(k, 0, packet, plain, 48, NULL, 0, padding, 16) == TG_ERR_CONTEXT, "freed key encrypt");
+#endif
 
     static const int codes[] = {TG_ERR_SECURITY, TG_ERR_PADDING, TG_ERR_SIZE, TG_ERR_DIRECTION};
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
