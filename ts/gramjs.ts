@@ -56,7 +56,7 @@ export interface GramJSOptions {
    * `file:` URL (e.g. `import.meta.url` of the application's entry module,
    * or the resolved URL of telegram's own `index.js`). Default: `process.cwd()`.
    */
-  readonly resolveFrom?: string | URL;
+  readonly resolveFrom?: string | InstanceType<typeof URL>;
   /**
    * Patch a `telegram` version other than {@link TESTED_GRAMJS_VERSION}
    * (at your own risk; the shapes of the patched functions are still checked).
@@ -401,6 +401,8 @@ function makeDecryptMessageData(modules: GramModules, stock: (this: GramState, b
   const helpers = modules.helpers as { readBigIntFromBuffer(buffer: Buffer): BigInteger };
   const { SecurityError, InvalidBufferError } = modules.errors;
   const { BinaryReader, TLMessage } = modules;
+  // async like GramJS's: every error is a rejected promise, as callers expect.
+  // deno-lint-ignore require-await
   return async function decryptMessageData(this: GramState, body: Buffer): Promise<unknown> {
     // GramJS's checks and errors, in its order, up to the message key.
     if (!this.authKey) throw new Error("Auth key unset");
