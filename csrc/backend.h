@@ -29,6 +29,8 @@ enum {
     TG_CPU_VAES256 = 1u << 1, /* VAES + AVX2, YMM state enabled by the OS */
     TG_CPU_VAES512 = 1u << 2, /* VAES + AVX-512 F/VL/BW, ZMM state enabled, no down-clocking */
     TG_CPU_ARMAES  = 1u << 3, /* ARMv8 Crypto Extensions AESE/AESD */
+    TG_CPU_SHANI   = 1u << 4, /* x86 SHA extensions + SSE4.1 + SSSE3 */
+    TG_CPU_ARMSHA  = 1u << 5, /* ARMv8 SHA1 and SHA2 instructions */
 };
 
 /*

@@ -79,8 +79,13 @@ static uint32_t detect_cpu(void) {
 
     uint32_t f = 0;
     const int aes = (ecx1 >> 25) & 1, sse41 = (ecx1 >> 19) & 1, ssse3 = (ecx1 >> 9) & 1;
+    if (sse41 && ssse3 && __get_cpuid_max(0, NULL) >= 7) { /* SHA needs no AES (e.g. some Atoms) */
+        unsigned a7, b7, c7, d7;
+        __cpuid_count(7, 0, a7, b7, c7, d7);
+        if ((b7 >> 29) & 1) f |= TG_CPU_SHANI;
+    }
     if (aes && sse41 && ssse3) f |= TG_CPU_AESNI;
-    else return 0;
+    else return f;
 
     /* Wider registers are usable only if the OS saves them: OSXSAVE, then XCR0. */
     const int osxsave = (ecx1 >> 27) & 1, avx = (ecx1 >> 28) & 1;
@@ -107,7 +112,7 @@ static uint32_t detect_cpu(void) {
 }
 
 #elif defined(TG_HAVE_ARM_BACKENDS)
-static uint32_t detect_cpu(void) {
+static uint32_t detect_aes(void) {
 #  if defined(__ARM_FEATURE_AES) || defined(__ARM_FEATURE_CRYPTO)
     return TG_CPU_ARMAES; /* the compile target already guarantees it (e.g. Apple M1) */
 #  elif defined(__APPLE__)
@@ -127,6 +132,34 @@ static uint32_t detect_cpu(void) {
     return 0;
 #  endif
 }
+
+/* SHA1 and SHA2 instructions (the hash engine needs both). */
+static uint32_t detect_sha(void) {
+#  if defined(__ARM_FEATURE_SHA2)
+    return TG_CPU_ARMSHA; /* the compile target already guarantees it (e.g. Apple M1) */
+#  elif defined(__APPLE__)
+    int v1 = 0, v2 = 0;
+    size_t n1 = sizeof v1, n2 = sizeof v2;
+    if (sysctlbyname("hw.optional.arm.FEAT_SHA1", &v1, &n1, NULL, 0) == 0 && v1 &&
+        sysctlbyname("hw.optional.arm.FEAT_SHA256", &v2, &n2, NULL, 0) == 0 && v2)
+        return TG_CPU_ARMSHA;
+    return 0;
+#  elif defined(_WIN32)
+    return IsProcessorFeaturePresent(PF_ARM_V8_CRYPTO_INSTRUCTIONS_AVAILABLE) ? TG_CPU_ARMSHA : 0;
+#  elif defined(__linux__) || defined(__ANDROID__)
+    const unsigned long need = (1ul << 5) | (1ul << 6); /* HWCAP_SHA1 | HWCAP_SHA2 */
+    return (getauxval(AT_HWCAP) & need) == need ? TG_CPU_ARMSHA : 0;
+#  elif defined(__FreeBSD__)
+    const unsigned long need = (1ul << 5) | (1ul << 6);
+    unsigned long hw = 0;
+    if (elf_aux_info(AT_HWCAP, &hw, sizeof hw) == 0 && (hw & need) == need) return TG_CPU_ARMSHA;
+    return 0;
+#  else
+    return 0;
+#  endif
+}
+
+static uint32_t detect_cpu(void) { return detect_aes() | detect_sha(); }
 
 #else
 static uint32_t detect_cpu(void) { return 0; }
@@ -231,6 +264,12 @@ int tg_backend_available(uint32_t index) {
 
 /* Best first; "portable" last, always available. */
 static const tg_hash_impl *const all_hash_impls[] = {
+#if defined(TG_HAVE_X86_BACKENDS)
+    &tg_hash_shani,
+#endif
+#if defined(TG_HAVE_ARM_BACKENDS)
+    &tg_hash_armsha,
+#endif
     &tg_hash_portable,
 };
 #define HASH_IMPL_COUNT (sizeof all_hash_impls / sizeof all_hash_impls[0])

@@ -173,21 +173,32 @@ TG_API int tg_sha1_final(uint8_t state[112], uint8_t digest[20]);
  *
  * tg_mtproto_encrypt: plaintext = head || body (the 32-byte header salt,
  * session_id, msg_id, seq_no, length and then the message data; the split
- * between head and body is free, body may be empty) followed by `padding`
+ * between head and body is free, either may be empty) followed by `padding`
  * (12..1024 bytes, total a multiple of 16). Writes
  *   packet = auth_key_id || msg_key || AES-256-IGE(plaintext || padding)
- * of 24 + head_len + body_len + padding_len bytes (at most 2^31 - 1).
- * packet must not overlap the inputs.
+ * of 24 + head_len + body_len + padding_len bytes (at most 2^31 - 1) and
+ * returns TG_OK. The header is not interpreted (its length field is the
+ * caller's). Errors, checked in this order before anything is written:
+ * TG_ERR_CONTEXT, TG_ERR_DIRECTION, TG_ERR_SIZE (head_len + body_len < 32),
+ * TG_ERR_PADDING, TG_ERR_SIZE (packet over 2^31 - 1), TG_ERR_NULL (a zero
+ * length never reads its pointer), TG_ERR_OVERLAP (packet must not overlap
+ * any input).
  *
  * tg_mtproto_decrypt: checks and decrypts a packet of packet_len bytes into
  * `plaintext` (room for packet_len - 24 bytes; plaintext == packet + 24
  * decrypts in place, any other overlap is TG_ERR_OVERLAP; packet_len at
- * most 2^31 - 1, else TG_ERR_SIZE). Returns the plaintext length
- * (32 + message_data_length, padding excluded; bytes past it are zeroed) or
- * a negative code. Every failed check (length, auth_key_id, msg_key,
- * message_data_length, padding length) is the single TG_ERR_SECURITY,
- * decided without data-dependent branches after the decryption, and the
- * whole output is zeroed then.
+ * most 2^31 - 1, else TG_ERR_SIZE; packet_len 0 never reads the pointers).
+ * Returns the plaintext length (32 + message_data_length, padding excluded;
+ * the padding bytes after it are zeroed) or a negative code. Every failed
+ * check (length, auth_key_id, msg_key compared in constant time,
+ * message_data_length a multiple of 4, padding length 12..1024) is the
+ * single TG_ERR_SECURITY, decided without data-dependent branches after the
+ * decryption, and the whole output (packet_len - 24 bytes) is zeroed then.
+ * Not checked (the caller's job, per core.telegram.org/mtproto/
+ * security_guidelines): salt, session_id, msg_id, seq_no.
+ *
+ * Every key, iv, key schedule and hash state is wiped before return; the
+ * auth key context wipes the key on free.
  */
 #define TG_AUTH_KEY_SIZE        256
 #define TG_MTPROTO_FROM_CLIENT    0
