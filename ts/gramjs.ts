@@ -138,14 +138,17 @@ function requireFunction(options: GramJSOptions): { require: (id: string) => unk
 }
 
 function loadModules(options: GramJSOptions): GramModules {
-  const { require: appRequire, from } = requireFunction(options);
+  let appRequire: (id: string) => unknown = () => undefined;
+  let from = "the current directory";
   let packageJsonPath: string;
   let version: string;
   try {
+    ({ require: appRequire, from } = requireFunction(options)); // process.cwd() may need a permission (Deno)
     const resolve = (appRequire as { resolve?: (id: string) => string }).resolve;
     packageJsonPath = resolve ? resolve("telegram/package.json") : "";
     version = String((appRequire("telegram/package.json") as { version?: unknown }).version);
   } catch (cause) {
+    if (cause instanceof TypeError && String(cause.message).startsWith("options.")) throw cause;
     throw new Error(
       `tgcrypto-ffi/gramjs: cannot load the "telegram" package (GramJS) from ${from}. ` +
         `Install telegram@${TESTED_GRAMJS_VERSION} (the tested version), or pass installGramJS({ resolveFrom }) ` +
