@@ -172,7 +172,7 @@ step "C example via pkg-config and system cc" bash -c '
     cc examples/example.c $(pkg-config --cflags --libs tgcrypto) -o "$0/example" && LD_LIBRARY_PATH=zig-out/lib "$0/example"' "$results"
 step "Python ctypes example" python3 examples/example.py
 step "type-check (tsc --noEmit: ts/, test/, bench/)" "$bin/tsc" --noEmit -p tsconfig.json
-step "type-check against Deno's own types (deno check)" "$bin/deno" check ts/mod.ts ts/ffi_deno.ts
+step "type-check against Deno's own types (deno check)" "$bin/deno" check ts/mod.ts ts/ffi_deno.ts ts/gramjs.ts ts/mtcute_provider.ts
 step "lint (deno lint ts/)" "$bin/deno" lint ts/
 
 # The backends this CPU runs, as the library itself reports them.

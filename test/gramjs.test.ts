@@ -95,13 +95,16 @@ function fileBody(rng: Prng, size: number): Buffer {
     .getBytes();
 }
 
+let messages = 0;
+
 /** A server's plaintext: salt, session_id (the state's), msg_id, seq_no, length, body. */
 function serverPlaintext(state: Any, rng: Prng, body: Buffer): Buffer {
   const header = Buffer.alloc(32);
   Helpers.toSignedLittleBuffer(state.salt, 8).copy(header, 0);
   Helpers.toSignedLittleBuffer(state.id, 8).copy(header, 8);
   header.writeUInt32LE(rng.u32(), 16);
-  header.writeUInt32LE(rng.u32() >>> 1, 20);
+  // Alternately negative and positive: GramJS reads msg_id as a signed long.
+  header.writeUInt32LE(((rng.u32() >>> 1) | (++messages % 2 === 0 ? 0x80000000 : 0)) >>> 0, 20);
   header.writeInt32LE(rng.int(0, 1000) * 2 + 1, 24);
   header.writeInt32LE(body.length, 28);
   return Buffer.concat([header, body]);
@@ -226,6 +229,8 @@ describe("installGramJS: MTProtoState", () => {
       for (const message of results) {
         expect(message.constructor.name).toBe("TLMessage");
         expect(message.msgId.toString()).toBe(results[0].msgId.toString());
+        expect(message.msgId.constructor).toBe(results[0].msgId.constructor); // the same big-integer class
+        expect(message.msgId.equals(results[0].msgId)).toBe(true);
         expect(message.seqNo).toBe(results[0].seqNo);
         expect(message.obj.className).toBe("upload.File");
         expect(Buffer.from(message.obj.bytes).equals(Buffer.from(results[0].obj.bytes))).toBe(true);

@@ -90,8 +90,7 @@ interface GramState {
 }
 
 interface GramReader {
-  readLong(signed?: boolean): BigInteger;
-  readInt(signed?: boolean): number;
+  read(length: number): Buffer;
   tgReadObject(): unknown;
 }
 
@@ -355,17 +354,41 @@ function makeHash(hash: (...parts: Uint8Array[]) => Uint8Array, stock: (data: un
 /* ------------------------------------------------------------------------ */
 /* MTProtoState                                                             */
 
-/** One native AuthKey per GramJS key Buffer (GramJS replaces the Buffer when the key changes: AuthKey.setKey). */
-const nativeKeys = new WeakMap<Uint8Array, AuthKey>();
-
-function nativeKeyFor(key: Buffer): AuthKey {
-  let native = nativeKeys.get(key);
-  if (native === undefined) {
-    native = new AuthKey(key);
-    nativeKeys.set(key, native);
-  }
-  return native;
+/** A native AuthKey for one GramJS key Buffer, and the auth_key_id bytes of the GramJS keyId last seen with it. */
+interface NativeKey {
+  readonly native: AuthKey;
+  keyId: BigInteger | undefined;
+  keyIdBytes: Buffer | null;
 }
+
+/** One native AuthKey per GramJS key Buffer (GramJS replaces the Buffer when the key changes: AuthKey.setKey). */
+const nativeKeys = new WeakMap<Uint8Array, NativeKey>();
+
+function nativeKeyFor(key: Buffer): NativeKey {
+  let entry = nativeKeys.get(key);
+  if (entry === undefined) {
+    entry = { native: new AuthKey(key), keyId: undefined, keyIdBytes: null };
+    nativeKeys.set(key, entry);
+  }
+  return entry;
+}
+
+/** GramJS's keyId as the 8 bytes it writes (readBufferFromBigInt(keyId, 8)), computed once per keyId object. */
+function keyIdBytes(entry: NativeKey, keyId: BigInteger, toBytes: (value: BigInteger, length: number) => Buffer): Buffer {
+  if (entry.keyId !== keyId || entry.keyIdBytes === null) {
+    entry.keyIdBytes = toBytes(keyId, 8);
+    entry.keyId = keyId;
+  }
+  return entry.keyIdBytes;
+}
+
+/** salt || session_id as GramJS writes them, per MTProtoState, recomputed when either value object changes. */
+interface Header {
+  salt: BigInteger;
+  id: BigInteger;
+  bytes: Buffer;
+}
+const headers = new WeakMap<object, Header>();
 
 const SALT_AND_SESSION = 16;
 
@@ -385,41 +408,55 @@ function makeEncryptMessageData(modules: GramModules, stock: (this: GramState, d
     if (!authKey) throw new Error("Auth key unset");
     if (!this.salt || !this.id || !authKey || !this.authKey.keyId) throw new Error("Unset params");
     if (authKey.length !== 256 || !isBytes(data)) return stock.call(this, data);
-    const header = Buffer.concat([
-      helpers.toSignedLittleBuffer(this.salt, 8),
-      helpers.toSignedLittleBuffer(this.id, 8),
-    ]);
+    // big-integer -> bytes costs microseconds: the header is kept while salt and id are the same objects
+    // (big-integers are immutable; GramJS assigns new ones).
+    let header = headers.get(this);
+    if (header === undefined || header.salt !== this.salt || header.id !== this.id) {
+      const bytes = Buffer.concat([helpers.toSignedLittleBuffer(this.salt, 8), helpers.toSignedLittleBuffer(this.id, 8)]);
+      header = { salt: this.salt, id: this.id, bytes };
+      headers.set(this, header);
+    }
     const length = SALT_AND_SESSION + data.length;
     const padding = helpers.generateRandomBytes(helpers.mod(-(length + 12), 16) + 12);
-    const native = nativeKeyFor(authKey);
-    const packet = native.encryptMessage([header, data], { padding });
-    // The packet starts with the native auth_key_id (the last 8 bytes of SHA1(key)); GramJS writes its keyId
-    // there: the same bytes unless the key Buffer was modified in place (then GramJS's keyId is stale as well).
-    packet.set(helpers.readBufferFromBigInt(this.authKey.keyId, 8), 0);
+    const entry = nativeKeyFor(authKey);
+    const packet = entry.native.encryptMessage([header.bytes, data], { padding });
+    // GramJS writes its keyId in front: the native auth_key_id (the last 8 bytes of SHA1(key)) unless the keyId
+    // did not come from this key (e.g. a session's stored hash), in which case GramJS's bytes are kept.
+    packet.set(keyIdBytes(entry, this.authKey.keyId, helpers.readBufferFromBigInt), 0);
     return asBuffer(packet);
   };
 }
 
 function makeDecryptMessageData(modules: GramModules, stock: (this: GramState, body: Buffer) => Promise<unknown>) {
-  const helpers = modules.helpers as { readBigIntFromBuffer(buffer: Buffer): BigInteger };
+  const helpers = modules.helpers as {
+    readBigIntFromBuffer(buffer: Buffer): BigInteger;
+    readBufferFromBigInt(value: BigInteger, length: number): Buffer;
+  };
   const { SecurityError, InvalidBufferError } = modules.errors;
-  const { BinaryReader, TLMessage } = modules;
+  const { TLMessage, BinaryReader, bigInt } = modules;
+  const bigIntFrom = bigInt as unknown as (value: bigint) => BigInteger;
   // async like GramJS's: every error is a rejected promise, as callers expect.
   // deno-lint-ignore require-await
   return async function decryptMessageData(this: GramState, body: Buffer): Promise<unknown> {
     // GramJS's checks and errors, in its order, up to the message key.
     if (!this.authKey) throw new Error("Auth key unset");
     if (body.length < 8) throw new InvalidBufferError(body);
-    const keyId = helpers.readBigIntFromBuffer(body.slice(0, 8));
-    if (!this.authKey.keyId || keyId.neq(this.authKey.keyId)) {
-      throw new SecurityError("Server replied with an invalid auth key");
+    const authKeyId = this.authKey.keyId;
+    const key = this.authKey.getKey();
+    if (!authKeyId || !key || key.length !== 256 || !isBytes(body)) return stock.call(this, body);
+    const entry = nativeKeyFor(key);
+    // GramJS compares the packet's first 8 bytes, read as an unsigned little-endian integer, with keyId: the
+    // same as comparing them with keyId's 8 bytes (without two big-integer conversions per message).
+    let expectedId: Buffer;
+    try {
+      expectedId = keyIdBytes(entry, authKeyId, helpers.readBufferFromBigInt);
+    } catch {
+      return stock.call(this, body); // a keyId that is not 8 bytes: GramJS's own comparison
     }
-    const authKey = this.authKey.getKey();
-    if (!authKey) throw new SecurityError("Unset AuthKey");
-    if (authKey.length !== 256 || !isBytes(body)) return stock.call(this, body);
+    if (!expectedId.equals(body.subarray(0, 8))) throw new SecurityError("Server replied with an invalid auth key");
     let plaintext: Uint8Array;
     try {
-      plaintext = nativeKeyFor(authKey).decryptMessage(body);
+      plaintext = entry.native.decryptMessage(body);
     } catch (error) {
       // The native layer checks msg_key (in constant time) and, as the security guidelines ask and GramJS does
       // not, message_data_length and the padding length: every rejection is GramJS's msg_key error.
@@ -428,18 +465,19 @@ function makeDecryptMessageData(modules: GramModules, stock: (this: GramState, b
       }
       throw error;
     }
-    // GramJS's reading of the header and its duplicate msg_id check, on the checked plaintext.
-    const reader = new BinaryReader(asBuffer(plaintext));
-    reader.readLong(); // salt
-    reader.readLong(); // session_id: GramJS does not check it
-    const remoteMsgId = reader.readLong();
+    // GramJS's reading of the header and its duplicate msg_id check, on the checked plaintext. The salt and the
+    // session_id are skipped (GramJS reads and ignores them); msg_id is the signed little-endian long GramJS's
+    // readLong() gives, made from a bigint (big-integer takes one directly).
+    const view = new DataView(plaintext.buffer, plaintext.byteOffset, plaintext.length);
+    const remoteMsgId = bigIntFrom(view.getBigInt64(16, true));
     if (this.msgIds.includes(remoteMsgId.toString()) && this.securityChecks) {
       throw new SecurityError("Duplicate msgIds");
     }
     if (this.msgIds.length > 500) this.msgIds.shift();
     this.msgIds.push(remoteMsgId.toString());
-    const remoteSequence = reader.readInt();
-    reader.readInt(); // message_data_length (checked natively)
+    const remoteSequence = view.getInt32(24, true);
+    const reader = new BinaryReader(asBuffer(plaintext));
+    reader.read(32); // to message_data (its length was checked natively)
     const obj = reader.tgReadObject();
     return new TLMessage(remoteMsgId, remoteSequence, obj);
   };

@@ -24,7 +24,7 @@
  * @module
  */
 
-import { factorizePQ, mtcute, type MtcuteAesCtr, type MtcuteEncryptionScheme, sha1, sha256 } from "./mod.ts";
+import { factorizePQ, mtcute, type MtcuteEncryptionScheme, sha1, sha256 } from "./mod.ts";
 
 export type { MtcuteAesCtr, MtcuteEncryptionScheme } from "./mod.ts";
 
@@ -37,7 +37,7 @@ export interface MtcuteCryptoProvider {
   initialize?: () => unknown;
   sha1(data: Uint8Array): Uint8Array;
   sha256(data: Uint8Array): Uint8Array;
-  createAesCtr(key: Uint8Array, iv: Uint8Array, encrypt: boolean): MtcuteAesCtr;
+  createAesCtr(key: Uint8Array, iv: Uint8Array, encrypt: boolean): { process(data: Uint8Array): Uint8Array; close?: () => void };
   createAesIge(key: Uint8Array, iv: Uint8Array): MtcuteEncryptionScheme;
   factorizePQ(pq: Uint8Array): [Uint8Array, Uint8Array] | Promise<[Uint8Array, Uint8Array]>;
   randomFill(buf: Uint8Array): void;
