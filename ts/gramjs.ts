@@ -284,9 +284,10 @@ class NativeCtrStream {
     return this.encrypt(data);
   }
   encrypt(data: Uint8Array): Buffer {
-    // Stock copies its input into a new Buffer and XORs it: an empty input gives an empty Buffer.
-    if (data.length === 0) return Buffer.alloc(0);
-    return asBuffer(this.#context.update(data));
+    // Stock copies its input with Buffer.from (so it also takes arrays) and XORs it: empty in, empty out.
+    const bytes = isBytes(data) ? data : Buffer.from(data as unknown as number[]);
+    if (bytes.length === 0) return Buffer.alloc(0);
+    return asBuffer(this.#context.update(bytes));
   }
 }
 
