@@ -28,6 +28,15 @@
  * empty or odd-length IGE input, a pq of more than 64 bits) goes to the
  * stock function. `uninstallGramJS()` puts every stock function back.
  *
+ * Where the results differ from stock GramJS, on purpose:
+ * - `decryptMessageData` also checks message_data_length (a multiple of 4,
+ *   within the packet) and the padding length (12..1024), as the MTProto
+ *   security guidelines ask; GramJS does not. A packet failing them has a
+ *   valid msg_key, so only the key holder can make one; it is rejected with
+ *   GramJS's msg_key `SecurityError` where stock GramJS would parse it.
+ * - `Factorizator.factorize` of 0, 1 or a prime throws (`TgCryptoError`)
+ *   where stock GramJS answers `{ p: 1, q: pq }` or does not terminate.
+ *
  * Importing this module does not load `telegram`: only `installGramJS` does.
  *
  * @module
