@@ -396,6 +396,12 @@ describe("installGramJS: primitives as GramJS uses them", () => {
       expect(native.q.toString()).toBe(stock.q.toString());
       expect(native.p.multiply(native.q).equals(pq)).toBe(true);
     }
+    // Not a product: the native factorizer says so (stock GramJS answers p = 1 or does not terminate).
+    installGramJS();
+    expect(() => Factorizator.factorize(bigInt(1000003))).toThrow(/not composite/);
+    // Beyond 64 bits: GramJS's own factorizer.
+    const big = bigInt(2).pow(64).add(2);
+    expect(Factorizator.factorize(big).p.toString()).toBe("2");
   });
 
   test("Helpers.sha1 / sha256: same digests, returned the same way (GramJS awaits them)", async () => {
