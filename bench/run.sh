@@ -5,6 +5,7 @@
 #      machine (./scripts/zig build bench, which runs bench/openssl.sh)
 #   3. bench/bench.ts under Bun, then under Deno
 #   4. bench/threads.ts under Bun, then under Deno
+#   4b. bench/clients.ts (GramJS / mtcute stock vs integrated) under Bun, then Deno
 #   5. bench/chart.ts -> bench/results/chart.svg
 # BENCH_QUICK=1 for a short smoke run. Results go to bench/results/.
 # Informational: a missed target never fails the run; a crash does.
@@ -54,6 +55,13 @@ for runtime in bun deno; do
     t=$(date +%s)
     if [ "$runtime" = bun ]; then "$bin/bun" bench/threads.ts; else "$bin/deno" run -A bench/threads.ts; fi
     echo "$runtime threads.ts: $(elapsed "$t")"
+done
+
+for runtime in bun deno; do
+    section "$runtime: bench/clients.ts (GramJS and mtcute, stock vs integrated)"
+    t=$(date +%s)
+    if [ "$runtime" = bun ]; then "$bin/bun" bench/clients.ts; else "$bin/deno" run -A bench/clients.ts; fi
+    echo "$runtime clients.ts: $(elapsed "$t")"
 done
 
 section "chart: bench/chart.ts"

@@ -87,7 +87,12 @@ writeJson(join(main, "package.json"), {
   name,
   ...common,
   description,
-  exports: { ".": { types: "./js/mod.d.ts", default: "./js/mod.js" } },
+  exports: {
+    ".": { types: "./js/mod.d.ts", default: "./js/mod.js" },
+    // Drop-in integrations (they load telegram / use mtcute only when called).
+    "./gramjs": { types: "./js/gramjs.d.ts", default: "./js/gramjs.js" },
+    "./mtcute": { types: "./js/mtcute_provider.d.ts", default: "./js/mtcute_provider.js" },
+  },
   files: ["js/"],
   optionalDependencies: Object.fromEntries(platforms.map((p) => [`${name}-${p.dir}`, version])),
 });

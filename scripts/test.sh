@@ -319,7 +319,7 @@ if needs python3 have python3; then
     step "Python ctypes example" python3 examples/example.py
 else skip "Python ctypes example"; fi
 step "type-check (tsc --noEmit: ts/, test/, bench/)" "$bin/tsc" --noEmit -p tsconfig.json
-step "type-check against Deno's own types (deno check)" "$bin/deno" check ts/mod.ts ts/ffi_deno.ts
+step "type-check against Deno's own types (deno check)" "$bin/deno" check ts/mod.ts ts/ffi_deno.ts ts/gramjs.ts ts/mtcute_provider.ts
 step "lint (deno lint ts/)" "$bin/deno" lint ts/
 
 # The backends this CPU runs, as the library itself reports them.

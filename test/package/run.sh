@@ -5,7 +5,8 @@
 #   2. the main tarball and this platform's tarball are installed into an
 #      empty project with `npm install --offline` (the other platforms'
 #      optional dependencies are omitted: they are not in any cache);
-#   3. check.ts (FIPS-197 known answer, IGE round trip) runs there under Bun,
+#   3. check.ts (FIPS-197 known answer, IGE round trip, the tgcrypto-ffi/gramjs
+#      and tgcrypto-ffi/mtcute subpaths without the clients installed) runs there under Bun,
 #      under Deno (bare "tgcrypto-ffi" from node_modules, and "npm:tgcrypto-ffi"),
 #      with no TGCRYPTO_* variables, and must load the library from the
 #      platform package in node_modules;
@@ -52,7 +53,8 @@ project=$work/project
 mkdir -p "$project"
 cp "$tarballs/tgcrypto-ffi-$version.tgz" "$tarballs/tgcrypto-ffi-$platform-$version.tgz" test/package/check.ts "$project/"
 echo '{ "nodeModulesDir": "manual" }' >"$project/deno.json" # Deno: use npm's node_modules, install nothing
-sed 's/from "tgcrypto-ffi"/from "npm:tgcrypto-ffi"/' test/package/check.ts >"$project/check_npm.ts"
+sed -e 's/from "tgcrypto-ffi"/from "npm:tgcrypto-ffi"/' -e 's/from "tgcrypto-ffi\//from "npm:tgcrypto-ffi\//' \
+    test/package/check.ts >"$project/check_npm.ts"
 cd "$project" || exit 1
 check "npm install --offline (main + $platform)" -- bash -c '
     npm install --offline --omit=optional --no-audit --no-fund --ignore-scripts \
