@@ -11,10 +11,12 @@
  *
  * The hashes come from sha.h's streaming functions (the hash engine in use:
  * hardware when the CPU has it), AES-IGE from the active AES backend's
- * loops; this file names no instruction set.
+ * loops, or a fused IGE-decrypt + SHA-256 loop where the CPU has one
+ * (mtproto_fused.h); this file names no instruction set.
  */
 #include "backend.h"
 #include "dispatch.h"
+#include "mtproto_fused.h"
 #include "sha.h"
 #include "tgcrypto.h"
 
@@ -203,13 +205,28 @@ int tg_mtproto_decrypt(const tg_auth_key *key, uint32_t x, uint8_t *plaintext,
     derive(key, x, msg_key, aes_key, aes_iv);
     msg_key_begin(key, x, &c);
     be->expand_key(&s, aes_key, TG_DIR_DECRYPT);
-    /* IGE-decrypt a chunk, then hash it while it is in L1. The first chunk
-     * is 32 bytes short so the hash, which has 32 key bytes already, sees
-     * whole 64-byte blocks straight from the output (no buffering). */
-    for (size_t off = 0, n = DECRYPT_CHUNK - 32; off < out_len; off += n, n = DECRYPT_CHUNK) {
-        if (n > out_len - off) n = out_len - off;
-        be->ige_decrypt(&s, aes_iv, plaintext + off, packet + TG_MTPROTO_OVERHEAD + off, n / 16);
-        tg_sha256_feed(&c, plaintext + off, n);
+    const uint8_t *cipher = packet + TG_MTPROTO_OVERHEAD;
+    const tg_ige_dec_sha256_fn fused = tg_fused_ige_dec_sha256(be, tg_hash_active());
+    if (fused != NULL) {
+        /* 32 bytes complete the hash's first block (32 key bytes), then
+         * whole 64-byte blocks in the fused loop, then the rest (< 64). */
+        be->ige_decrypt(&s, aes_iv, plaintext, cipher, 2);
+        tg_sha256_feed(&c, plaintext, 32);
+        const size_t m = (out_len - 32) / 64 * 64;
+        fused(&s, aes_iv, plaintext + 32, cipher + 32, m / 16, c.h);
+        c.len += m;
+        be->ige_decrypt(&s, aes_iv, plaintext + 32 + m, cipher + 32 + m, (out_len - 32 - m) / 16);
+        tg_sha256_feed(&c, plaintext + 32 + m, out_len - 32 - m);
+    } else {
+        /* IGE-decrypt a chunk, then hash it while it is in L1 (small
+         * steps: the two chains still overlap across the calls). The first
+         * chunk is 32 bytes short so the hash, which has 32 key bytes
+         * already, sees whole 64-byte blocks straight from the output. */
+        for (size_t off = 0, n = DECRYPT_CHUNK - 32; off < out_len; off += n, n = DECRYPT_CHUNK) {
+            if (n > out_len - off) n = out_len - off;
+            be->ige_decrypt(&s, aes_iv, plaintext + off, cipher + off, n / 16);
+            tg_sha256_feed(&c, plaintext + off, n);
+        }
     }
     tg_sha256_end(&c, large);
     tg_wipe(&s, be->sched_size);
