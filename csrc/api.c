@@ -27,6 +27,8 @@ const char *tg_strerror(int code) {
     case TG_ERR_PADDING:     return "MTProto padding must be 12..1024 bytes and make the total a multiple of 16";
     case TG_ERR_SIZE:        return "MTProto plaintext shorter than its 32-byte header, or packet too large";
     case TG_ERR_DIRECTION:   return "MTProto direction must be 0 (from client) or 8 (from server)";
+    case TG_ERR_NOT_COMPOSITE: return "pq is 0, 1 or a prime: nothing to factorize";
+    case TG_ERR_NO_FACTOR:   return "no factor found within the attempt bound";
     default:                 return "unknown error code";
     }
 }

@@ -1,6 +1,7 @@
 /*
  * bench_main.c - C-level throughput of every backend, no FFI in the way.
- * Run by `zig build bench [-- --quick] [-- --mtproto]`.
+ * Run by `zig build bench [-- --quick] [-- --mtproto] [--factorize]`
+ * (--factorize: only the tg_factorize_pq timing).
  *
  * For each backend this CPU has, each mode and each size: MB/s (10^6 B/s)
  * of the one-shot call, and cycles/byte where a cycle counter exists (the
@@ -130,11 +131,47 @@ static void mtproto_bench(int quick) {
     free(m.buf), free(m.packet), free(m.out);
 }
 
+/* tg_factorize_pq on Telegram-sized pq (two random primes of 31-32 bits):
+ * mean and worst µs per call; the rho step count varies with the factors. */
+static void bench_factorize(int quick) {
+    enum { COUNT = 1000 };
+    static uint64_t pqs[COUNT];
+    uint64_t s = 0x7e1e6a3a11ULL, p, q;
+    for (int i = 0; i < COUNT; i++) {
+        uint64_t f[2];
+        for (int j = 0; j < 2; j++) {
+            do { /* xorshift64: any odd 31/32-bit candidate; a prime is not composite */
+                s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+                f[j] = (s >> 32) | 0x40000001ULL;
+            } while (tg_factorize_pq(f[j], &p, &q) != TG_ERR_NOT_COMPOSITE);
+        }
+        pqs[i] = f[0] * f[1];
+    }
+    const int n = quick ? COUNT / 10 : COUNT;
+    double total = 0, worst = 0;
+    uint64_t check = 0;
+    for (int i = 0; i < n; i++) {
+        const double t0 = now_seconds();
+        const int rc = tg_factorize_pq(pqs[i], &p, &q);
+        const double t = now_seconds() - t0;
+        total += t;
+        if (t > worst) worst = t;
+        check += rc == TG_OK ? p : 0;
+    }
+    printf("factorize_pq: %.1f us mean, %.1f us worst per call over %d random products of two 31/32-bit primes%s\n",
+           total / n * 1e6, worst * 1e6, n, check ? "" : " (FAILED)");
+}
+
 int main(int argc, char **argv) {
-    int quick = 0, mtproto_only = 0; /* --quick: shorter rounds; --mtproto: only the message layer */
+    int quick = 0, mtproto_only = 0, only_factorize = 0; /* --quick: shorter rounds; --mtproto: only the message layer */
     for (int i = 1; i < argc; i++) {
         quick |= strcmp(argv[i], "--quick") == 0;
         mtproto_only |= strcmp(argv[i], "--mtproto") == 0;
+        only_factorize |= strcmp(argv[i], "--factorize") == 0;
+    }
+    if (only_factorize) {
+        bench_factorize(quick);
+        return 0;
     }
     if (mtproto_only) {
         mtproto_bench(quick);
@@ -193,5 +230,6 @@ int main(int argc, char **argv) {
     }
     free(buf);
     mtproto_bench(quick);
+    bench_factorize(quick);
     return 0;
 }

@@ -28,6 +28,8 @@ static unsigned passed, failed;
 /* test_sha.c: SHA-256 / SHA-1 on every hash engine; adds to the counts. */
 void sha_tests(const char *vectors_dir, unsigned *passed, unsigned *failed);
 void test_mtproto(const char *vectors_dir, const char *backend, unsigned *passed, unsigned *failed); /* test_mtproto.c */
+/* test_factorize.c */
+void test_factorize(const char *vectors_dir, unsigned *passed, unsigned *failed);
 
 #define CHECK(cond, ...)                                     \
     do {                                                     \
@@ -417,6 +419,7 @@ int main(int argc, char **argv) {
     CHECK(ran_soft, "the soft backend must always run");
     tg_set_backend(default_backend);
     sha_tests(argv[1], &passed, &failed);
+    test_factorize(argv[1], &passed, &failed);
     printf("%u passed, %u failed\n", passed, failed);
     return failed ? 1 : 0;
 }
