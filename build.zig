@@ -22,8 +22,8 @@ const c_sources = [_][]const u8{
     "csrc/sha_x86.c",
     "csrc/sha_arm.c",
     "csrc/mtproto.c",
-    "csrc/mtproto_x86.c",
     "csrc/factorize.c",
+    "csrc/mtproto_x86.c",
 };
 
 const c_flags = [_][]const u8{

@@ -35,8 +35,8 @@ typedef struct {
 typedef tg_sha_ctx tg_sha256_ctx;
 typedef tg_sha_ctx tg_sha1_ctx;
 
-#define TG_SHA256_TAG 0x32353631u /* "2561" */
-#define TG_SHA1_TAG   0x31616873u /* "sha1" */
+#define TG_SHA256_TAG 0x32353631u /* arbitrary nonzero markers */
+#define TG_SHA1_TAG   0x31616873u
 
 void tg_sha256_begin(tg_sha256_ctx *c);
 void tg_sha256_feed(tg_sha256_ctx *c, const uint8_t *data, size_t len);

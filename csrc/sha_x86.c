@@ -40,7 +40,8 @@ static const uint32_t K256[64] __attribute__((aligned(16))) = {
 };
 
 /* SHA256RNDS2 works on the state split as ABEF and CDGH (A in the high
- * dword); the message words are big-endian in memory. */
+ * dword); the message words are big-endian in memory. Lane comments list
+ * dwords from low to high. */
 static void sha256_blocks(uint32_t h[8], const uint8_t *data, size_t nblocks) {
     if (nblocks == 0) return;
     const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bLL, 0x0405060700010203LL);
@@ -72,10 +73,10 @@ static void sha256_blocks(uint32_t h[8], const uint8_t *data, size_t nblocks) {
         cdgh = _mm_add_epi32(cdgh, cdgh0);
     }
 
-    __m128i feba = _mm_shuffle_epi32(abef, 0x1b);     /* A B E F -> dwords: A B E F reversed */
-    __m128i dchg = _mm_shuffle_epi32(cdgh, 0xb1);
-    abcd = _mm_blend_epi16(feba, dchg, 0xf0);         /* A B C D */
-    efgh = _mm_alignr_epi8(dchg, feba, 8);            /* E F G H */
+    const __m128i abef_r = _mm_shuffle_epi32(abef, 0x1b); /* A B E F */
+    const __m128i ghcd = _mm_shuffle_epi32(cdgh, 0xb1);   /* G H C D */
+    abcd = _mm_blend_epi16(abef_r, ghcd, 0xf0);           /* A B C D */
+    efgh = _mm_alignr_epi8(ghcd, abef_r, 8);              /* E F G H */
     _mm_storeu_si128((__m128i *)(void *)h, abcd);
     _mm_storeu_si128((__m128i *)(void *)(h + 4), efgh);
 }

@@ -75,7 +75,8 @@ aarch64_tests() {
     mkdir -p .tools/qemu-bin
     ln -sf /usr/bin/qemu-aarch64-static .tools/qemu-bin/qemu-aarch64
     PATH="$PWD/.tools/qemu-bin:$PATH" ./scripts/zig build test -Dtarget=aarch64-linux-musl -fqemu 2>&1 | tee "$results/arm.log"
-    [ "${PIPESTATUS[0]}" -eq 0 ] && grep -q '^ran  armce' "$results/arm.log" && grep -q '^ran  neon' "$results/arm.log" && grep -q '^ran  soft' "$results/arm.log"
+    [ "${PIPESTATUS[0]}" -eq 0 ] && grep -q '^ran  armce' "$results/arm.log" && grep -q '^ran  neon' "$results/arm.log" && grep -q '^ran  soft' "$results/arm.log" &&
+        grep -q '^ran  hash armv8-sha' "$results/arm.log" && grep -q '^ran  hash portable' "$results/arm.log"
 }
 suite "C tests aarch64/QEMU (armce, neon, soft)" aarch64_tests
 
@@ -92,6 +93,16 @@ windows_tests() {
     PATH="$PWD/.tools/wine-bin:$PATH" WINEDEBUG=-all ./scripts/zig build test -Dtarget=x86_64-windows-gnu -fwine
 }
 suite "C tests x86_64-windows/Wine (all backends)" windows_tests
+
+# The hash engines: the x86 SHA extensions ran where the CPU has them, and
+# portable always (the aarch64 run requires armv8-sha above).
+hash_engines_ran() {
+    local log="$results/C_tests__every_backend_.log"
+    if grep -qw sha_ni /proc/cpuinfo 2>/dev/null; then grep -q '^ran  hash sha-ni' "$log" || return 1; fi
+    grep -q '^ran  hash portable' "$log"
+}
+step "hash engines ran (sha-ni where the CPU has it, portable)" hash_engines_ran
+step "sha_generated.txt matches test/vectors/gen_sha.py" python3 test/vectors/gen_sha.py --check
 
 # The same bytes everywhere: every backend on every platform printed the
 # digest of one seeded workload; all of them must agree.
@@ -111,6 +122,7 @@ backend_env() {
     local out
     out=$(TGCRYPTO_BACKEND=soft ./scripts/zig build test "$@" 2>&1) || { echo "$out" | tail -5; return 1; }
     grep -q "default backend: soft" <<<"$out" || return 1
+    grep -q "default hash engine: portable" <<<"$out" || return 1
     if out=$(TGCRYPTO_BACKEND=$foreign ./scripts/zig build test "$@" 2>&1); then return 1; fi
     grep -q "backend not available on this CPU or build" <<<"$out" || return 1
     if out=$(TGCRYPTO_BACKEND=no-such-backend ./scripts/zig build test "$@" 2>&1); then return 1; fi
@@ -128,7 +140,7 @@ step "TGCRYPTO_BACKEND on x86_64-windows/Wine" env PATH="$PWD/.tools/wine-bin:$P
 ct_build() {
     needs valgrind /usr/include/valgrind/memcheck.h || return 1
     ./scripts/zig cc -target x86_64-linux-gnu -mcpu=baseline -O2 -std=c11 -Wall -Wextra -Werror \
-        -Icsrc -I/usr/include/valgrind csrc/*.c test/c/ct_check.c -o "$results/ct_check"
+        -DTG_CT_CHECK=1 -Icsrc -I/usr/include/valgrind csrc/*.c test/c/ct_check.c -o "$results/ct_check"
 }
 ct_self_test() {
     local log

@@ -68,11 +68,14 @@ export function collectedAuthKeys(): number {
 /* ------------------------------------------------------------------------ */
 /* The plaintext as (head, body) for tg_mtproto_encrypt                     */
 
-// Set by preparePlaintext and consumed right away by the same synchronous
-// call: module-level so that no per-call object is allocated.
+// Set right before the native call (after every check) and cleared right
+// after it by the same synchronous call: module-level so that no per-call
+// object is allocated.
 const EMPTY = new Uint8Array(0);
 let head: Uint8Array = EMPTY;
 let body: Uint8Array = EMPTY;
+/** The padding for this call. */
+let padding: Uint8Array = EMPTY;
 /** Bytes of `joined` that hold plaintext now and must be wiped after the call. */
 let joinedUsed = 0;
 /** Where 3+ parts are joined (memcpy by TypedArray.set); kept up to 1 MiB, wiped after each use. */
@@ -99,52 +102,41 @@ function join(parts: readonly Uint8Array[], from: number, to: number, length: nu
   return buffer.subarray(0, length);
 }
 
-/** Wipes the plaintext copied into the shared join buffer, if any. */
-function releaseJoined(): void {
-  if (joinedUsed !== 0) {
-    joined.fill(0, 0, joinedUsed);
-    joinedUsed = 0;
-  }
-}
-
-/**
- * Type-checks the plaintext and sets {@link head} and {@link body}; returns
- * the plaintext length. One or two parts are passed to C as they are; with
- * three or more, the parts before the last (or after the first, whichever
- * side is smaller) are copied into one buffer.
- */
-function preparePlaintext(plaintext: Uint8Array | readonly Uint8Array[]): number {
-  if (plaintext instanceof Uint8Array) {
-    head = plaintext;
-    body = EMPTY;
-    return plaintext.length;
-  }
+/** Type-checks the plaintext (one array or parts); returns its total length. Sets nothing. */
+function plaintextLength(plaintext: Uint8Array | readonly Uint8Array[]): number {
+  if (plaintext instanceof Uint8Array) return plaintext.length;
   if (!Array.isArray(plaintext)) {
     assertBytes(plaintext, "plaintext"); // a Uint8Array from another realm passes here
-    head = plaintext as Uint8Array;
-    body = EMPTY;
-    return head.length;
+    return (plaintext as Uint8Array).length;
   }
   const parts = plaintext as readonly Uint8Array[];
-  const count = parts.length;
   let length = 0;
-  for (let i = 0; i < count; i++) {
+  for (let i = 0; i < parts.length; i++) {
     assertBytes(parts[i], "every plaintext part");
     length += parts[i]!.length;
   }
+  return length;
+}
+
+/**
+ * After every check passed, sets {@link head} and {@link body} for the
+ * native call. One or two parts are passed as they are; with three or more,
+ * the parts before the last (or after the first, whichever side is shorter)
+ * are copied into the join buffer.
+ */
+function setPlaintext(plaintext: Uint8Array | readonly Uint8Array[], length: number): void {
+  if (!Array.isArray(plaintext)) {
+    head = plaintext as Uint8Array;
+    body = EMPTY;
+    return;
+  }
+  const parts = plaintext as readonly Uint8Array[];
+  const count = parts.length;
   if (count <= 2) {
     head = count > 0 ? parts[0]! : EMPTY;
     body = count > 1 ? parts[1]! : EMPTY;
-    return length;
+    return;
   }
-  return length; // joined in finishPlaintext, once the length checks passed
-}
-
-/** After every check passed: joins 3+ parts (nothing was copied before a possible RangeError). */
-function finishPlaintext(plaintext: Uint8Array | readonly Uint8Array[], length: number): void {
-  if (plaintext instanceof Uint8Array || !Array.isArray(plaintext) || plaintext.length <= 2) return;
-  const parts = plaintext as readonly Uint8Array[];
-  const count = parts.length;
   const first = parts[0]!, last = parts[count - 1]!;
   if (last.length >= first.length) {
     head = join(parts, 0, count - 1, length - last.length);
@@ -152,6 +144,17 @@ function finishPlaintext(plaintext: Uint8Array | readonly Uint8Array[], length: 
   } else {
     head = first;
     body = join(parts, 1, count, length - first.length);
+  }
+}
+
+/** Drops the references to the caller's buffers and wipes the plaintext copied into the join buffer, if any. */
+function release(): void {
+  head = EMPTY;
+  body = EMPTY;
+  padding = EMPTY;
+  if (joinedUsed !== 0) {
+    joined.fill(0, 0, joinedUsed);
+    joinedUsed = 0;
   }
 }
 
@@ -164,23 +167,16 @@ function checkOptions(options: unknown): void {
   }
 }
 
-/** The padding for this call (set by {@link choosePadding}). */
-let padding: Uint8Array = EMPTY;
-
-/** Checks `options.padding` against a plaintext of `length` bytes (or picks random padding); returns its length. */
-function choosePadding(options: EncryptMessageOptions | undefined, length: number): number {
+/** Checks `options.padding` against a plaintext of `length` bytes; returns the padding length to use. Sets nothing. */
+function paddingLength(options: EncryptMessageOptions | undefined, length: number): number {
   const given = options?.padding;
-  if (given === undefined) {
-    padding = randomPaddingSlot();
-    return defaultPaddingLength(length);
-  }
+  if (given === undefined) return defaultPaddingLength(length);
   assertBytes(given, "options.padding");
   const n = given.length;
   if (n < MIN_PADDING || n > MAX_PADDING) throw new RangeError(`Padding must be 12 to 1024 bytes (got ${n})`);
   if ((length + n) % 16 !== 0) {
     throw new RangeError(`Plaintext plus padding must be a multiple of 16 bytes (got ${length} + ${n})`);
   }
-  padding = given;
   return n;
 }
 
@@ -270,18 +266,19 @@ export class AuthKey implements Disposable {
   ): Uint8Array<ArrayBuffer> {
     const handle = this.#live();
     checkOptions(options);
-    const length = preparePlaintext(plaintext);
+    const length = plaintextLength(plaintext);
     checkPlaintextLength(length);
-    const paddingLength = choosePadding(options, length);
-    const packetLength = MTPROTO_OVERHEAD + length + paddingLength;
+    const padLength = paddingLength(options, length);
+    const packetLength = MTPROTO_OVERHEAD + length + padLength;
     if (packetLength > MAX_PACKET_SIZE) throw new RangeError(TOO_LARGE);
-    finishPlaintext(plaintext, length);
+    setPlaintext(plaintext, length);
+    padding = options?.padding ?? randomPaddingSlot();
     const packet = allocate(packetLength);
     const code = mtprotoEncrypt(
       handle, options?.server ? FROM_SERVER : FROM_CLIENT, packet,
-      head, head.length, body, body.length, padding, paddingLength,
+      head, head.length, body, body.length, padding, padLength,
     );
-    releaseJoined();
+    release();
     if (code !== 0) throw nativeError(code);
     return packet;
   }
@@ -304,18 +301,19 @@ export class AuthKey implements Disposable {
     const handle = this.#live();
     assertBytes(out, "out");
     checkOptions(options);
-    const length = preparePlaintext(plaintext);
+    const length = plaintextLength(plaintext);
     checkPlaintextLength(length);
-    const paddingLength = choosePadding(options, length);
-    const packetLength = MTPROTO_OVERHEAD + length + paddingLength;
+    const padLength = paddingLength(options, length);
+    const packetLength = MTPROTO_OVERHEAD + length + padLength;
     if (packetLength > MAX_PACKET_SIZE) throw new RangeError(TOO_LARGE);
     checkOutput(out, packetLength);
-    finishPlaintext(plaintext, length);
+    setPlaintext(plaintext, length);
+    padding = options?.padding ?? randomPaddingSlot();
     const code = mtprotoEncrypt(
       handle, options?.server ? FROM_SERVER : FROM_CLIENT, out,
-      head, head.length, body, body.length, padding, paddingLength,
+      head, head.length, body, body.length, padding, padLength,
     );
-    releaseJoined();
+    release();
     if (code !== 0) throw nativeError(code);
     return written(out, packetLength);
   }

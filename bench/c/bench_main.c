@@ -1,7 +1,8 @@
 /*
  * bench_main.c - C-level throughput of every backend, no FFI in the way.
- * Run by `zig build bench [-- --quick] [-- --mtproto] [--factorize]`
- * (--factorize: only the tg_factorize_pq timing).
+ * Run by `zig build bench [-- --quick] [-- --mtproto] [-- --factorize]`. Then
+ * SHA-256 / SHA-1 per hash engine, the MTProto message layer (--mtproto: only
+ * that) and tg_factorize_pq (--factorize: only that).
  *
  * For each backend this CPU has, each mode and each size: MB/s (10^6 B/s)
  * of the one-shot call, and cycles/byte where a cycle counter exists (the
@@ -162,19 +163,62 @@ static void bench_factorize(int quick) {
            total / n * 1e6, worst * 1e6, n, check ? "" : " (FAILED)");
 }
 
+/* SHA-256 and SHA-1 one-shots, MB/s per hash engine. The engine follows the
+ * AES backend (the hardware one, or "portable" under "soft"), so each engine
+ * is reached by selecting a backend that uses it. */
+static void bench_hashes(int quick, uint8_t *buf) {
+    static const uint32_t sizes[] = {64, 1024, 16384, 512 * 1024};
+    const int nsizes = sizeof sizes / sizeof sizes[0];
+    const char *done[8] = {0};
+    int ndone = 0;
+    printf("\nSHA one-shot throughput, MB/s\n%-10s %-8s", "engine", "hash");
+    for (int s = 0; s < nsizes; s++) printf(" %9u", sizes[s]);
+    printf("\n");
+    for (uint32_t b = 0; b < tg_backend_count(); b++) {
+        if (!tg_backend_available(b) || tg_set_backend(tg_backend_name(b)) != TG_OK) continue;
+        const char *engine = tg_hash_engine();
+        int seen = 0;
+        for (int i = 0; i < ndone; i++) seen |= strcmp(done[i], engine) == 0;
+        if (seen || ndone == 8) continue;
+        done[ndone++] = engine;
+        for (int h = 0; h < 2; h++) {
+            printf("%-10s %-8s", engine, h ? "sha1" : "sha256");
+            for (int s = 0; s < nsizes; s++) {
+                const uint32_t n = sizes[s];
+                long iters = (long)((quick ? 2e6 : 1e7) / n) + 1; /* short rounds, best of 5 */
+                double best = 1e30;
+                uint8_t digest[32];
+                for (int r = 0; r < 5; r++) {
+                    double t0 = now_seconds();
+                    for (long i = 0; i < iters; i++) {
+                        if (h) tg_sha1(digest, buf, n);
+                        else tg_sha256(digest, buf, n);
+                        buf[i & 63] ^= digest[0]; /* a dependency, so no call can be skipped */
+                    }
+                    double t = now_seconds() - t0;
+                    if (t < best) best = t;
+                }
+                printf(" %9.0f", (double)n * (double)iters / best / 1e6);
+                fflush(stdout);
+            }
+            printf("\n");
+        }
+    }
+}
+
 int main(int argc, char **argv) {
-    int quick = 0, mtproto_only = 0, only_factorize = 0; /* --quick: shorter rounds; --mtproto: only the message layer */
+    int quick = 0, mtproto_only = 0, only_factorize = 0; /* --quick: shorter rounds; --mtproto / --factorize: only that */
     for (int i = 1; i < argc; i++) {
         quick |= strcmp(argv[i], "--quick") == 0;
         mtproto_only |= strcmp(argv[i], "--mtproto") == 0;
         only_factorize |= strcmp(argv[i], "--factorize") == 0;
     }
-    if (only_factorize) {
-        bench_factorize(quick);
-        return 0;
-    }
     if (mtproto_only) {
         mtproto_bench(quick);
+        return 0;
+    }
+    if (only_factorize) {
+        bench_factorize(quick);
         return 0;
     }
     static const uint32_t sizes[] = {16, 256, 1024, 16384, 1 << 20};
@@ -228,6 +272,7 @@ int main(int argc, char **argv) {
             printf("\n");
         }
     }
+    bench_hashes(quick, buf);
     free(buf);
     mtproto_bench(quick);
     bench_factorize(quick);

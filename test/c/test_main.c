@@ -6,6 +6,7 @@
  *   2. Random differential tests: every backend against `soft`, one-shots
  *      and contexts, in place, random chunkings.
  *   3. Argument checks and return codes.
+ *   4. SHA-256 / SHA-1 on every hash engine (test_sha.c's sha_tests).
  *
  * Usage: tgcrypto-test <vectors-dir>. Prints "N passed, N failed" last and
  * exits non-zero on any failure.

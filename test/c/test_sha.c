@@ -282,6 +282,7 @@ static void argument_checks(void) {
  * line per engine. */
 void sha_tests(const char *vectors_dir, unsigned *total_passed, unsigned *total_failed) {
     const char *saved = tg_backend();
+    printf("default hash engine: %s\n", tg_hash_engine()); /* scripts/test.sh checks it under TGCRYPTO_BACKEND=soft */
 
     /* engines block by block */
     for (size_t i = 0; i < tg_hash_impl_count(); i++) {

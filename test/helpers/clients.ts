@@ -10,8 +10,8 @@ import { createRequire } from "node:module";
 
 import { NodeCryptoProvider } from "@mtcute/node/utils.js";
 import Long from "long";
-// Not exported by any entry point of @mtcute/core, so imported by file.
-import { AuthKey as MtcuteAuthKeyClass } from "../../node_modules/@mtcute/core/network/auth-key.js";
+/** mtcute's AuthKey is not exported by any entry point of @mtcute/core, so it is imported by file. */
+const MTCUTE_AUTH_KEY_FILE = new URL("../../node_modules/@mtcute/core/network/auth-key.js", import.meta.url).href;
 
 const require = createRequire(import.meta.url);
 
@@ -52,6 +52,7 @@ let mtcuteInstance: Mtcute | undefined;
 
 export async function loadMtcute(): Promise<Mtcute> {
   if (mtcuteInstance) return mtcuteInstance;
+  const { AuthKey: MtcuteAuthKeyClass } = await import(MTCUTE_AUTH_KEY_FILE);
   const provider = new NodeCryptoProvider();
   await provider.initialize();
   let queue = new Uint8Array(0);
