@@ -38,7 +38,7 @@ const enabled = (globalThis as { Bun?: unknown }).Bun === undefined &&
 let outstanding = 0;
 let threshold = BASE_THRESHOLD;
 let hints = 0;
-let sink: ArrayBuffer | null = null;
+let hintedBytes = 0;
 
 /** Call after a native object was created and registered for finalization. */
 export function nativeCreated(): void {
@@ -47,11 +47,10 @@ export function nativeCreated(): void {
   if (!enabled) return;
   hints++;
   try {
-    sink = new ArrayBuffer(HINT_BYTES); // kept in a variable so no compiler can drop the allocation
+    hintedBytes += new ArrayBuffer(HINT_BYTES).byteLength; // read, so no compiler can drop the allocation
   } catch {
     // no address space for it: the collector will get there on its own
   }
-  sink = null;
 }
 
 /** Call once per native object when it is disposed or finalized. */
@@ -64,6 +63,6 @@ export function nativeReleased(): void {
 }
 
 /** Internal (tests, soak): the current backlog and how many hints were given. */
-export function nativeBacklog(): { outstanding: number; threshold: number; hints: number } {
-  return { outstanding, threshold, hints };
+export function nativeBacklog(): { outstanding: number; threshold: number; hints: number; hintedBytes: number } {
+  return { outstanding, threshold, hints, hintedBytes };
 }
