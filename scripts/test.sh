@@ -201,6 +201,21 @@ for backend in $backends; do
     vitest deno "$backend"
 done
 
+# Coverage-guided fuzzing (libFuzzer, ASan + UBSan, references from OpenSSL's
+# libcrypto): every harness of test/fuzz/ for FUZZ_SECONDS (default 15) each.
+fuzz_tools() {
+    needs clang /usr/bin/clang || return 1
+    if ! compgen -G '/usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a' >/dev/null; then
+        needs libclang-rt-dev /nonexistent || return 1 # the libFuzzer runtime; its path has clang's version in it
+    fi
+    needs libssl-dev /usr/include/openssl/evp.h
+}
+if fuzz_tools; then suite "fuzz (test/fuzz/run.sh)" bash test/fuzz/run.sh
+else record "fuzz: clang, libclang-rt-dev, libssl-dev missing" 0 1; fi
+# Soak (memory stays flat over 200,000 contexts / AuthKeys / one-shots, dropped
+# ones reclaimed) and 8 Workers x 3,000 mixed calls, under Bun and Deno.
+suite "soak and Worker stress (test/soak/run.sh --quick)" bash test/soak/run.sh --quick
+
 echo
 echo "$total_passed passed, $total_failed failed"
 exit $status
