@@ -8,7 +8,6 @@
 #
 # Environment:
 #   FUZZ_SECONDS   seconds per harness (default 15)
-#   FUZZ_WORKERS   parallel libFuzzer processes per harness (default 1)
 #   CLANG          the compiler (default: clang, else the newest clang-NN)
 #
 # Needs clang with its compiler-rt (Debian: clang libclang-rt-dev) and
@@ -20,7 +19,6 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 
 seconds=${FUZZ_SECONDS:-15}
-workers=${FUZZ_WORKERS:-1}
 harnesses=("$@")
 [ ${#harnesses[@]} -eq 0 ] && harnesses=(modes abi mtproto pq)
 out=zig-out/fuzz
@@ -86,20 +84,11 @@ for h in "${harnesses[@]}"; do
     log="$out/fuzz_$h.log"
     args=(-max_total_time="$seconds" -max_len="$(max_len "$h")" -timeout=10 -rss_limit_mb=2048
           -print_final_stats=1 -artifact_prefix="$out/crashes/$h/")
-    if [ "$workers" -gt 1 ]; then
-        # -fork keeps one parent that merges the workers' coverage and stops at the first crash
-        args+=(-fork="$workers" -ignore_crashes=0)
-    fi
     start=$(date +%s)
     "$bin" "${args[@]}" "$out/corpus/$h" "test/fuzz/corpus/$h" >"$log" 2>&1
     rc=$?
     elapsed=$(($(date +%s) - start))
-    if [ "$workers" -gt 1 ]; then
-        execs=$(grep -oE 'exec/s: [0-9]+|#[0-9]+: cov' "$log" | grep -oE '#[0-9]+' | tr -d '#' | tail -1)
-        execs=${execs:-$(grep -oE 'execs: [0-9]+' "$log" | tail -1 | grep -oE '[0-9]+')}
-    else
-        execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
-    fi
+    execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$' | tail -1)
     execs=${execs:-0}
     total_execs=$((total_execs + execs))
     if [ "$rc" -eq 0 ] && [ "$execs" -gt 0 ]; then
