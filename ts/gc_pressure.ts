@@ -6,10 +6,11 @@
  * the JS engine cannot see: each wrapper is a small object, and the
  * engines run a FinalizationRegistry only after a full collection, which a
  * heap of small objects triggers late. Measured (test/soak/soak.ts, a
- * thousand dropped per event-loop turn, 1,000,000 in all): Deno 2.9's
- * resident set went from 111 MiB after the first 10% to 220 MiB (peak 233);
- * Bun 1.4's wandered between 66 and 111 MiB for contexts and grew from 75
- * to 116 MiB for AuthKeys.
+ * thousand dropped per event-loop turn, 1,000,000 in all, RSS after the
+ * first 10% -> at the end): Deno 2.9 94 -> 222 MiB for contexts and 82 ->
+ * 164 MiB for AuthKeys; Bun 1.4 wandered (contexts 71 -> 83 MiB with a
+ * peak of 111 in one run, AuthKeys 75 -> 116 MiB in one run, 55 -> 53 with
+ * a peak of 82 in another).
  *
  * So the library counts its native objects that are neither disposed nor
  * finalized, and when that backlog doubles past what it was after the last
@@ -22,16 +23,20 @@
  *     collection, which runs the finalizers. The buffer's pages are never
  *     touched (a large zeroed allocation maps zero pages), so it costs
  *     address space for a moment, not resident memory.
- * After the change the same runs stay within 10%: Deno 88 -> 96 MiB,
- * Bun 53 -> 52 MiB (contexts) and 47 -> 47 MiB (AuthKeys).
- * Because the threshold doubles with the backlog, a program that keeps many
- * objects alive on purpose gets one request per doubling, not one per
- * object; a program that disposes its objects never gets one.
+ * With the requests the same runs stay within 5%: Deno 80 -> 83 MiB
+ * (contexts) and 71 -> 74 MiB (AuthKeys), Bun 43 -> 43 and 38 -> 39 MiB
+ * (test/soak/results/).
+ * The threshold is twice the backlog at the last request and falls back
+ * as objects are released, so a program that keeps many objects alive on
+ * purpose gets a request only when the backlog has grown to two to four
+ * times what it keeps (a growing live set: one per doubling), and a
+ * program that disposes what it creates never gets one. Each isolate
+ * (Worker) counts its own objects, as each has its own collector.
  *
  * @module
  */
 
-/** Backlog (native objects not yet disposed or finalized) before the first hint. */
+/** Backlog (native objects not yet disposed or finalized) before the first request. */
 export const BASE_THRESHOLD = 4096;
 
 /** Size of the V8 hint: over its 64 MiB external-memory soft limit. */
