@@ -5,6 +5,7 @@
 # (every seed, including crash-* regression inputs, runs first).
 #
 #   test/fuzz/run.sh [harness...]     default: modes abi mtproto pq
+#   test/fuzz/run.sh --probe          exit 0 if the toolchain works here (nothing is run)
 #
 # Environment:
 #   FUZZ_SECONDS   seconds per harness (default 15)
@@ -35,6 +36,15 @@ if [ -z "$cc" ] || [ ! -e /usr/include/openssl/evp.h ]; then
     echo "fuzz: needs clang with compiler-rt and OpenSSL headers (Debian: apt-get install clang libclang-rt-dev libssl-dev)"
     echo "0 passed, 1 failed"
     exit 1
+fi
+
+if [ "${1:-}" = "--probe" ]; then
+    probe=$(mktemp -d)
+    printf '#include <openssl/evp.h>\nint LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return EVP_aes_256_ecb() == 0; }\n' >"$probe/p.c"
+    "$cc" -fsanitize=fuzzer,address,undefined "$probe/p.c" -lcrypto -o "$probe/p" && "$probe/p" -runs=1 >/dev/null 2>&1
+    rc=$?
+    rm -rf "$probe"
+    exit $rc
 fi
 
 flags=(-std=c11 -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -Wno-deprecated-declarations
