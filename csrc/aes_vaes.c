@@ -36,6 +36,11 @@
 #ifndef TG_VAES256_MIN_BLOCKS
 #  define TG_VAES256_MIN_BLOCKS 4
 #endif
+/* CBC-decrypt on Zen 4 (EPYC 9004): the AES-NI loop still wins by ~10% at
+ * 4-5 blocks and 2-5% at 6 (the ymm call's fixed cost); ymm wins from 7. */
+#ifndef TG_VAES256_CBC_MIN_BLOCKS
+#  define TG_VAES256_CBC_MIN_BLOCKS 7
+#endif
 #ifndef TG_VAES512_MIN_BLOCKS
 #  define TG_VAES512_MIN_BLOCKS 16
 #endif
@@ -193,7 +198,7 @@ __attribute__((noinline)) static void vaes256_cbc_dec_wide(const tg_sched *s, ui
 }
 
 static void vaes256_cbc_decrypt(const tg_sched *s, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
-    if (nblocks < TG_VAES256_MIN_BLOCKS) tg_aesni_cbc_decrypt(s, iv, out, in, nblocks);
+    if (nblocks < TG_VAES256_CBC_MIN_BLOCKS) tg_aesni_cbc_decrypt(s, iv, out, in, nblocks);
     else vaes256_cbc_dec_wide(s, iv, out, in, nblocks);
 }
 
@@ -213,6 +218,17 @@ static void vaes256_cbc_decrypt(const tg_sched *s, uint8_t iv[16], uint8_t *out,
 
 #define Z_VECS 8
 #define Z_BATCH (4 * Z_VECS) /* blocks per main-loop iteration */
+
+/* Keeps a batch round-major: every register's round r before any round
+ * r + 1. Without it clang 21 emitted the CTR batch as eight serial 14-round
+ * chains (56+ cycles each); the out-of-order core then overlapped too few
+ * of them, and on Zen 4 vaes512 CTR ran below vaes256 (which clang keeps
+ * round-major) at every size. Emits no instruction. */
+#define Z_ROUND_BARRIER(x)                                                                                  \
+    __asm__("" : "+v"((x)[0]), "+v"((x)[1]), "+v"((x)[2]), "+v"((x)[3]), "+v"((x)[4]), "+v"((x)[5]), \
+                 "+v"((x)[6]), "+v"((x)[7]))
+#define Z_ROUND_BARRIER4(x) __asm__("" : "+v"((x)[0]), "+v"((x)[1]), "+v"((x)[2]), "+v"((x)[3]))
+_Static_assert(Z_VECS == 8, "Z_ROUND_BARRIER names Z_VECS registers");
 
 static inline __m512i z_load(const uint8_t *p) { return _mm512_loadu_si512((const void *)p); }
 static inline void z_store(uint8_t *p, __m512i v) { _mm512_storeu_si512((void *)p, v); }
@@ -235,52 +251,44 @@ static inline __m512i z_ctr_one(const __m512i k[15], __m512i c, __m512i data) {
     return _mm512_aesenclast_epi128(x, _mm512_xor_si512(k[14], data));
 }
 
-/* Same structure as vaes256_ctr_wide; the tail's last 1-3 blocks use masked
- * loads and stores instead of an xmm step. */
+/* n (8 or 4) zmm of CTR, round-major: counters c, c + 4, ..; returns the
+ * counter after them. Always inlined, so n is a constant. */
+static inline __attribute__((always_inline)) __m512i z_ctr_batch(const __m512i k[15], __m512i c, __m512i four,
+                                                                 uint8_t *out, const uint8_t *in, const int n) {
+    __m512i x[Z_VECS];
+    for (int j = 0; j < n; j++) {
+        x[j] = _mm512_xor_si512(z_bswap128(c), k[0]);
+        c = _mm512_add_epi64(c, four);
+    }
+#pragma clang loop unroll(full) /* keys stay in registers */
+    for (int r = 1; r < 14; r++) {
+        for (int j = 0; j < n; j++) x[j] = _mm512_aesenc_epi128(x[j], k[r]);
+        if (n == 8) Z_ROUND_BARRIER(x);
+        else Z_ROUND_BARRIER4(x);
+    }
+    for (int j = 0; j < n; j++)
+        z_store(out + 64 * j, _mm512_aesenclast_epi128(x[j], _mm512_xor_si512(k[14], z_load(in + 64 * j))));
+    return c;
+}
+
+/* Like vaes256_ctr_wide, but the caller guarantees that the low 64 bits of
+ * the counter do not wrap in this call, so the loop has no carry path and
+ * no call (a call made clang spill all 15 key registers at entry, ~25
+ * cycles a call). Batches of 32 blocks, then one of 16, then single zmm,
+ * then 1-3 blocks by masked loads and stores. */
 __attribute__((noinline)) static void vaes512_ctr_wide(const tg_sched *s, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
     __m512i k[15];
     z_load_keys(k, ENC_KEYS(s));
     const __m512i lane_offsets = _mm512_set_epi64(0, 3, 0, 2, 0, 1, 0, 0);
     const __m512i four = _mm512_set_epi64(0, 4, 0, 4, 0, 4, 0, 4);
-    uint64_t hi = tg_load64_be(ctr), lo = tg_load64_be(ctr + 8);
-    size_t i = 0;
-    while (nblocks - i >= Z_BATCH) {
-        size_t batches = (nblocks - i) / Z_BATCH;
-        const uint64_t room = (UINT64_MAX - lo) / Z_BATCH;
-        if (batches > room) batches = (size_t)room;
-        if (batches == 0) {
-            tg_store64_be(ctr, hi);
-            tg_store64_be(ctr + 8, lo);
-            tg_aesni_ctr_xor(s, ctr, out + 16 * i, in + 16 * i, Z_BATCH);
-            hi = tg_load64_be(ctr), lo = tg_load64_be(ctr + 8);
-            i += Z_BATCH;
-            continue;
-        }
-        __m512i c = _mm512_add_epi64(_mm512_broadcast_i32x4(_mm_set_epi64x((long long)hi, (long long)lo)), lane_offsets);
-        lo += (uint64_t)batches * Z_BATCH;
-        for (; batches > 0; batches--, i += Z_BATCH) {
-            __m512i x[Z_VECS];
-            for (int j = 0; j < Z_VECS; j++) {
-                x[j] = _mm512_xor_si512(z_bswap128(c), k[0]);
-                c = _mm512_add_epi64(c, four);
-            }
-            for (int r = 1; r < 14; r++)
-                for (int j = 0; j < Z_VECS; j++) x[j] = _mm512_aesenc_epi128(x[j], k[r]);
-            for (int j = 0; j < Z_VECS; j++) {
-                const uint8_t *src = in + 16 * (i + 4 * j);
-                z_store(out + 16 * (i + 4 * j), _mm512_aesenclast_epi128(x[j], _mm512_xor_si512(k[14], z_load(src))));
-            }
-        }
-    }
-    const size_t rest = nblocks - i;
-    if (rest != 0 && lo > UINT64_MAX - rest) {
-        tg_store64_be(ctr, hi);
-        tg_store64_be(ctr + 8, lo);
-        tg_aesni_ctr_xor(s, ctr, out + 16 * i, in + 16 * i, rest);
-        return;
-    }
+    const uint64_t hi = tg_load64_be(ctr), lo = tg_load64_be(ctr + 8);
     __m512i c = _mm512_add_epi64(_mm512_broadcast_i32x4(_mm_set_epi64x((long long)hi, (long long)lo)), lane_offsets);
-    lo += rest;
+    size_t i = 0;
+    for (; i + Z_BATCH <= nblocks; i += Z_BATCH) c = z_ctr_batch(k, c, four, out + 16 * i, in + 16 * i, Z_VECS);
+    if (i + Z_BATCH / 2 <= nblocks) {
+        c = z_ctr_batch(k, c, four, out + 16 * i, in + 16 * i, Z_VECS / 2);
+        i += Z_BATCH / 2;
+    }
     for (; i + 4 <= nblocks; i += 4) {
         z_store(out + 16 * i, z_ctr_one(k, c, z_load(in + 16 * i)));
         c = _mm512_add_epi64(c, four);
@@ -290,13 +298,16 @@ __attribute__((noinline)) static void vaes512_ctr_wide(const tg_sched *s, uint8_
         const __mmask8 m = z_blocks_mask(nblocks - i);
         _mm512_mask_storeu_epi64(out + 16 * i, m, z_ctr_one(k, c, _mm512_maskz_loadu_epi64(m, in + 16 * i)));
     }
-    tg_store64_be(ctr, hi);
-    tg_store64_be(ctr + 8, lo);
+    tg_store64_be(ctr + 8, lo + nblocks);
 }
 
 static void vaes512_ctr_xor(const tg_sched *s, uint8_t ctr[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
     if (nblocks < TG_VAES512_MIN_BLOCKS) vaes256_ctr_xor(s, ctr, out, in, nblocks);
-    else vaes512_ctr_wide(s, ctr, out, in, nblocks);
+    /* The counter is public: branching on where its low half wraps leaks
+     * nothing. A call that wraps it (once per 2^64 blocks) goes to the ymm
+     * loop, which carries exactly. */
+    else if (nblocks <= UINT64_MAX - tg_load64_be(ctr + 8)) vaes512_ctr_wide(s, ctr, out, in, nblocks);
+    else vaes256_ctr_wide(s, ctr, out, in, nblocks);
 }
 
 /* Previous-ciphertext zmm for c: lane 3 of the zmm before it, then lanes
@@ -309,24 +320,40 @@ static inline __m512i z_cbc_dec_one(const __m512i k[15], __m512i c, __m512i befo
     return _mm512_aesdeclast_epi128(x, _mm512_xor_si512(k[14], z_chain(c, before)));
 }
 
+/* n (8 or 4) zmm of CBC decryption, round-major; `prev` holds the last
+ * ciphertext block before them in lane 3. Returns the last ciphertext zmm.
+ * Every input is in registers before any output is stored (in place). */
+static inline __attribute__((always_inline)) __m512i z_cbc_dec_batch(const __m512i k[15], __m512i prev, uint8_t *out,
+                                                                     const uint8_t *in, const int n) {
+    __m512i c[Z_VECS], x[Z_VECS];
+    for (int j = 0; j < n; j++) {
+        c[j] = z_load(in + 64 * j);
+        x[j] = _mm512_xor_si512(c[j], k[0]);
+    }
+#pragma clang loop unroll(full) /* keys stay in registers */
+    for (int r = 1; r < 14; r++) {
+        for (int j = 0; j < n; j++) x[j] = _mm512_aesdec_epi128(x[j], k[r]);
+        if (n == 8) Z_ROUND_BARRIER(x);
+        else Z_ROUND_BARRIER4(x);
+    }
+    for (int j = 0; j < n; j++) {
+        const __m512i chain = z_chain(c[j], j == 0 ? prev : c[j - 1]);
+        z_store(out + 64 * j, _mm512_aesdeclast_epi128(x[j], _mm512_xor_si512(k[14], chain)));
+    }
+    return c[n - 1];
+}
+
+/* Batches of 32 blocks, then one of 16, then single zmm, then 1-3 blocks by
+ * masked loads and stores. */
 __attribute__((noinline)) static void vaes512_cbc_dec_wide(const tg_sched *s, uint8_t iv[16], uint8_t *out, const uint8_t *in, size_t nblocks) {
     __m512i k[15];
     z_load_keys(k, DEC_KEYS(s));
     __m512i prev = _mm512_broadcast_i32x4(load128(iv)); /* lane 3: the last ciphertext block so far */
     size_t i = 0;
-    for (; i + Z_BATCH <= nblocks; i += Z_BATCH) {
-        __m512i c[Z_VECS], x[Z_VECS];
-        for (int j = 0; j < Z_VECS; j++) {
-            c[j] = z_load(in + 16 * (i + 4 * j));
-            x[j] = _mm512_xor_si512(c[j], k[0]);
-        }
-        for (int r = 1; r < 14; r++)
-            for (int j = 0; j < Z_VECS; j++) x[j] = _mm512_aesdec_epi128(x[j], k[r]);
-        for (int j = 0; j < Z_VECS; j++) {
-            const __m512i chain = z_chain(c[j], j == 0 ? prev : c[j - 1]);
-            z_store(out + 16 * (i + 4 * j), _mm512_aesdeclast_epi128(x[j], _mm512_xor_si512(k[14], chain)));
-        }
-        prev = c[Z_VECS - 1];
+    for (; i + Z_BATCH <= nblocks; i += Z_BATCH) prev = z_cbc_dec_batch(k, prev, out + 16 * i, in + 16 * i, Z_VECS);
+    if (i + Z_BATCH / 2 <= nblocks) {
+        prev = z_cbc_dec_batch(k, prev, out + 16 * i, in + 16 * i, Z_VECS / 2);
+        i += Z_BATCH / 2;
     }
     for (; i + 4 <= nblocks; i += 4) {
         const __m512i c = z_load(in + 16 * i);

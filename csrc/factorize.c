@@ -101,6 +101,18 @@ TG_ALWAYS_INLINE uint64_t mont_mul(const mont *m, uint64_t a, uint64_t b, int pa
     return hi < kn ? t + m->n : t;
 }
 
+/* mont_mul(y, y) + c mod n, for y, c < n, with c added to the high word
+ * (known 7 cycles before k * n) rather than after the reduction: the same
+ * value, 3 fewer cycles on the rho chain. */
+TG_ALWAYS_INLINE uint64_t mont_sqr_add(const mont *m, uint64_t y, uint64_t c, int path) {
+    uint64_t lo, klo;
+    const uint64_t hi = mul_hi(y, y, &lo, path);
+    const uint64_t a = add_mod(hi, c, m->n); /* hi < n since y^2 < n^2 */
+    const uint64_t kn = mul_hi(lo * m->ninv, m->n, &klo, path);
+    const uint64_t t = a - kn;
+    return a < kn ? t + m->n : t;
+}
+
 TG_ALWAYS_INLINE uint64_t to_mont(const mont *m, uint64_t a, int path) {
     return mont_mul(m, a % m->n, m->r2, path);
 }
@@ -186,12 +198,12 @@ TG_ALWAYS_INLINE uint64_t rho_brent(const mont *m, uint64_t y0, uint64_t c, int 
     uint64_t steps = 0;
     for (uint64_t r = 1; g == 1; r *= 2) {
         x = y;
-        for (uint64_t i = 0; i < r; i++) y = add_mod(mont_mul(m, y, y, path), c, n);
+        for (uint64_t i = 0; i < r; i++) y = mont_sqr_add(m, y, c, path);
         for (uint64_t k = 0; k < r && g == 1; k += GCD_BATCH) {
             ys = y;
             const uint64_t lim = r - k < GCD_BATCH ? r - k : GCD_BATCH;
             for (uint64_t i = 0; i < lim; i++) {
-                y = add_mod(mont_mul(m, y, y, path), c, n);
+                y = mont_sqr_add(m, y, c, path);
                 q = mont_mul(m, q, abs_diff(x, y), path);
             }
             g = gcd(q, n);
@@ -202,7 +214,7 @@ TG_ALWAYS_INLINE uint64_t rho_brent(const mont *m, uint64_t y0, uint64_t c, int 
     if (g == n) { /* the batch overshot: redo it one gcd at a time */
         g = 1;
         for (int i = 0; i <= GCD_BATCH && g == 1; i++) {
-            ys = add_mod(mont_mul(m, ys, ys, path), c, n);
+            ys = mont_sqr_add(m, ys, c, path);
             g = gcd(abs_diff(x, ys), n);
         }
     }

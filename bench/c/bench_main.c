@@ -132,8 +132,14 @@ static void mtproto_bench(int quick) {
     free(m.buf), free(m.packet), free(m.out);
 }
 
+static int compare_double(const void *a, const void *b) {
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 /* tg_factorize_pq on Telegram-sized pq (two random primes of 31-32 bits):
- * mean and worst µs per call; the rho step count varies with the factors. */
+ * the distribution of µs per call (the rho step count varies with the
+ * factors: about sqrt(p) Montgomery steps for the smaller prime p). */
 static void bench_factorize(int quick) {
     enum { COUNT = 1000 };
     static uint64_t pqs[COUNT];
@@ -149,18 +155,21 @@ static void bench_factorize(int quick) {
         pqs[i] = f[0] * f[1];
     }
     const int n = quick ? COUNT / 10 : COUNT;
-    double total = 0, worst = 0;
+    static double times[COUNT];
+    double total = 0;
     uint64_t check = 0;
     for (int i = 0; i < n; i++) {
         const double t0 = now_seconds();
         const int rc = tg_factorize_pq(pqs[i], &p, &q);
-        const double t = now_seconds() - t0;
-        total += t;
-        if (t > worst) worst = t;
+        times[i] = now_seconds() - t0;
+        total += times[i];
         check += rc == TG_OK ? p : 0;
     }
-    printf("factorize_pq: %.1f us mean, %.1f us worst per call over %d random products of two 31/32-bit primes%s\n",
-           total / n * 1e6, worst * 1e6, n, check ? "" : " (FAILED)");
+    qsort(times, (size_t)n, sizeof times[0], compare_double);
+    printf("factorize_pq over %d random products of two 31/32-bit primes, us per call: mean %.1f, median %.1f, "
+           "p90 %.1f, p99 %.1f, max %.1f%s\n",
+           n, total / n * 1e6, times[n / 2] * 1e6, times[n * 9 / 10] * 1e6, times[n * 99 / 100] * 1e6, times[n - 1] * 1e6,
+           check ? "" : " (FAILED)");
 }
 
 /* SHA-256 and SHA-1 one-shots, MB/s per hash engine. The engine follows the
