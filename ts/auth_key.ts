@@ -9,6 +9,7 @@
 
 import { allocate, authKeyFree, authKeyId, authKeyNew, mtprotoDecrypt, mtprotoEncrypt, nativeInit } from "./bound.ts";
 import { MtprotoSecurityError, nativeError, TgCryptoError } from "./errors.ts";
+import { nativeCreated, nativeReleased } from "./gc_pressure.ts";
 import type { ContextHandle } from "./native.ts";
 import { defaultPaddingLength, randomPaddingSlot } from "./padding.ts";
 import { ErrorCode } from "./symbols.ts";
@@ -56,6 +57,7 @@ export interface DecryptMessageOptions {
 // Frees keys that were never disposed; the AuthKey itself is the unregister token.
 const registry = new FinalizationRegistry<ContextHandle>((handle) => {
   authKeyFree(handle);
+  nativeReleased();
   collected++;
 });
 let collected = 0;
@@ -235,6 +237,7 @@ export class AuthKey implements Disposable {
     this.#handle = handle;
     this.id = id;
     registry.register(this, handle, this);
+    nativeCreated();
   }
 
   #live(): ContextHandle {
@@ -380,6 +383,7 @@ export class AuthKey implements Disposable {
     this.#handle = null;
     registry.unregister(this);
     authKeyFree(handle);
+    nativeReleased();
   }
 
   /** Same as {@link AuthKey.dispose}, for `using`. */

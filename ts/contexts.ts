@@ -22,6 +22,7 @@ import {
   nativeInit,
 } from "./bound.ts";
 import { nativeError, TgCryptoError } from "./errors.ts";
+import { nativeCreated, nativeReleased } from "./gc_pressure.ts";
 import type { ContextHandle, Native } from "./native.ts";
 import { ErrorCode } from "./symbols.ts";
 import {
@@ -55,9 +56,10 @@ export interface ChainingContextOptions {
 
 // Frees contexts that were never disposed. The context object itself is the
 // unregister token, so dispose() can cancel the pending free.
-const ctrRegistry = new FinalizationRegistry<ContextHandle>((handle) => ctrFree(handle));
-const igeRegistry = new FinalizationRegistry<ContextHandle>((handle) => igeFree(handle));
-const cbcRegistry = new FinalizationRegistry<ContextHandle>((handle) => cbcFree(handle));
+// gc_pressure.ts counts them, to keep V8 collecting in step.
+const ctrRegistry = new FinalizationRegistry<ContextHandle>((handle) => (ctrFree(handle), nativeReleased()));
+const igeRegistry = new FinalizationRegistry<ContextHandle>((handle) => (igeFree(handle), nativeReleased()));
+const cbcRegistry = new FinalizationRegistry<ContextHandle>((handle) => (cbcFree(handle), nativeReleased()));
 
 /** What tells the three context kinds apart, for {@link NativeContext}. */
 interface ContextKind {
@@ -82,6 +84,7 @@ abstract class NativeContext implements Disposable {
     this.#kind = kind;
     this.#handle = handle;
     kind.registry.register(this, handle, this);
+    nativeCreated();
   }
 
   /** The live handle; throws once disposed. */
@@ -142,6 +145,7 @@ abstract class NativeContext implements Disposable {
     this.#handle = null;
     this.#kind.registry.unregister(this);
     this.#kind.free(handle);
+    nativeReleased();
   }
 
   /** Same as {@link NativeContext.dispose}, for `using`. */
