@@ -350,13 +350,9 @@ done
 
 # Coverage-guided fuzzing (libFuzzer, ASan + UBSan, references from OpenSSL's
 # libcrypto): every harness of test/fuzz/ for FUZZ_SECONDS (default 15) each.
-fuzz_tools() {
-    needs clang /usr/bin/clang && needs libssl-dev /usr/include/openssl/evp.h || return 1
-    # the libFuzzer runtime (its path has clang's version in it): the probe links a fuzzer
-    bash test/fuzz/run.sh --probe || { needs libclang-rt-dev /nonexistent && bash test/fuzz/run.sh --probe; }
-}
-if fuzz_tools; then suite "fuzz (test/fuzz/run.sh)" bash test/fuzz/run.sh
-else record "fuzz: clang, libclang-rt-dev, libssl-dev missing" 0 1; fi
+have_fuzzer() { bash test/fuzz/run.sh --probe; }
+if needs "clang libclang-rt-dev libssl-dev" have_fuzzer; then suite "fuzz (test/fuzz/run.sh)" bash test/fuzz/run.sh
+else skip "fuzz (test/fuzz/run.sh)"; fi
 # Soak (memory stays flat over 200,000 contexts / AuthKeys / one-shots, dropped
 # ones reclaimed) and 8 Workers x 3,000 mixed calls, under Bun and Deno.
 suite "soak and Worker stress (test/soak/run.sh --quick)" bash test/soak/run.sh --quick
