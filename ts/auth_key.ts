@@ -54,6 +54,9 @@ export interface DecryptMessageOptions {
   readonly server?: boolean;
 }
 
+/** The `out` of the shared encrypt/decrypt bodies that asks for a new output (no caller can pass it). */
+const FRESH: unique symbol = Symbol("fresh output");
+
 // Frees keys that were never disposed; the AuthKey itself is the unregister token.
 const registry = new FinalizationRegistry<ContextHandle>((handle) => {
   authKeyFree(handle);
@@ -267,23 +270,7 @@ export class AuthKey implements Disposable {
     plaintext: Uint8Array | readonly Uint8Array[],
     options?: EncryptMessageOptions,
   ): Uint8Array<ArrayBuffer> {
-    const handle = this.#live();
-    checkOptions(options);
-    const length = plaintextLength(plaintext);
-    checkPlaintextLength(length);
-    const padLength = paddingLength(options, length);
-    const packetLength = MTPROTO_OVERHEAD + length + padLength;
-    if (packetLength > MAX_PACKET_SIZE) throw new RangeError(TOO_LARGE);
-    setPlaintext(plaintext, length);
-    padding = options?.padding ?? randomPaddingSlot();
-    const packet = allocate(packetLength);
-    const code = mtprotoEncrypt(
-      handle, options?.server ? FROM_SERVER : FROM_CLIENT, packet,
-      head, head.length, body, body.length, padding, padLength,
-    );
-    release();
-    if (code !== 0) throw nativeError(code);
-    return packet;
+    return this.#encrypt(FRESH, plaintext, options);
   }
 
   /**
@@ -301,15 +288,25 @@ export class AuthKey implements Disposable {
     plaintext: Uint8Array | readonly Uint8Array[],
     options?: EncryptMessageOptions,
   ): Uint8Array<T> {
+    return this.#encrypt(out, plaintext, options);
+  }
+
+  /** Both encrypt calls: every check first, then `out` (FRESH: a new packet) is written. */
+  #encrypt<T extends ArrayBufferLike>(
+    out: Uint8Array<T> | typeof FRESH,
+    plaintext: Uint8Array | readonly Uint8Array[],
+    options: EncryptMessageOptions | undefined,
+  ): Uint8Array<T> {
     const handle = this.#live();
-    assertBytes(out, "out");
+    if (out !== FRESH) assertBytes(out, "out");
     checkOptions(options);
     const length = plaintextLength(plaintext);
     checkPlaintextLength(length);
     const padLength = paddingLength(options, length);
     const packetLength = MTPROTO_OVERHEAD + length + padLength;
     if (packetLength > MAX_PACKET_SIZE) throw new RangeError(TOO_LARGE);
-    checkOutput(out, packetLength);
+    if (out === FRESH) out = allocate(packetLength) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
+    else checkOutput(out, packetLength);
     setPlaintext(plaintext, length);
     padding = options?.padding ?? randomPaddingSlot();
     const code = mtprotoEncrypt(
@@ -336,16 +333,7 @@ export class AuthKey implements Disposable {
    * @throws {Error} after dispose
    */
   decryptMessage(packet: Uint8Array, options?: DecryptMessageOptions): Uint8Array<ArrayBuffer> {
-    const handle = this.#live();
-    assertBytes(packet, "packet");
-    checkOptions(options);
-    const length = packet.length;
-    // Lengths are public: a packet that cannot be valid never reaches C.
-    if (length < MIN_PACKET_SIZE || length > MAX_PACKET_SIZE) throw new MtprotoSecurityError();
-    const plaintext = allocate(length - MTPROTO_OVERHEAD);
-    const result = mtprotoDecrypt(handle, options?.server ? FROM_CLIENT : FROM_SERVER, plaintext, packet, length);
-    if (result < 0) throw decryptError(result);
-    return plaintext.subarray(0, result);
+    return this.#decrypt(FRESH, packet, options);
   }
 
   /**
@@ -364,13 +352,24 @@ export class AuthKey implements Disposable {
     packet: Uint8Array,
     options?: DecryptMessageOptions,
   ): Uint8Array<T> {
+    return this.#decrypt(out, packet, options);
+  }
+
+  /** Both decrypt calls: `out` FRESH decrypts into a new buffer of packet.length - 24 bytes. */
+  #decrypt<T extends ArrayBufferLike>(
+    out: Uint8Array<T> | typeof FRESH,
+    packet: Uint8Array,
+    options: DecryptMessageOptions | undefined,
+  ): Uint8Array<T> {
     const handle = this.#live();
-    assertBytes(out, "out");
+    if (out !== FRESH) assertBytes(out, "out");
     assertBytes(packet, "packet");
     checkOptions(options);
     const length = packet.length;
+    // Lengths are public: a packet that cannot be valid never reaches C.
     if (length < MIN_PACKET_SIZE || length > MAX_PACKET_SIZE) throw new MtprotoSecurityError();
-    checkOutput(out, length - MTPROTO_OVERHEAD);
+    if (out === FRESH) out = allocate(length - MTPROTO_OVERHEAD) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
+    else checkOutput(out, length - MTPROTO_OVERHEAD);
     const result = mtprotoDecrypt(handle, options?.server ? FROM_CLIENT : FROM_SERVER, out, packet, length);
     if (result < 0) throw decryptError(result);
     return written(out, result);

@@ -35,59 +35,42 @@ const state = new Uint8Array(STATE_SIZE);
 const EMPTY = new Uint8Array(0);
 
 /** Throws TypeError unless every part is a Uint8Array. */
-function checkParts(parts: ArrayLike<unknown>, from: number): void {
-  for (let i = from; i < parts.length; i++) assertBytes(parts[i], "every part");
+function checkParts(parts: ArrayLike<unknown>): void {
+  for (let i = 0; i < parts.length; i++) assertBytes(parts[i], "every part");
 }
 
 function check(code: number): void {
   if (code !== 0) throw nativeError(code);
 }
 
-/** SHA-256 of the concatenation of parts[from..] into `digest` (32 bytes). */
-function sha256Parts(digest: Uint8Array, parts: ArrayLike<Uint8Array>, from: number): void {
-  const count = parts.length - from;
-  if (count <= 1) {
-    const data = count === 1 ? parts[from]! : EMPTY;
-    if (data.length <= MAX_DATA_LENGTH) return check(sha256OneShot(digest, data, data.length));
-  }
-  check(sha256Init(state));
-  for (let i = from; i < parts.length; i++) {
-    const part = parts[i]!;
-    let length = part.length;
-    if (length <= MAX_DATA_LENGTH) {
-      if (length !== 0) check(sha256Update(state, part, length));
-      continue;
-    }
-    // Lengths cross the FFI as uint32_t: feed a huge part in pieces.
-    for (let offset = 0; length > 0; offset += MAX_DATA_LENGTH, length -= MAX_DATA_LENGTH) {
-      const n = Math.min(length, MAX_DATA_LENGTH);
-      check(sha256Update(state, part.subarray(offset, offset + n), n));
-    }
-  }
-  check(sha256Final(state, digest));
-}
+const SHA256 = 0;
+const SHA1 = 1;
+type HashKind = typeof SHA256 | typeof SHA1;
 
-/** SHA-1 of the concatenation of parts[from..] into `digest` (20 bytes). */
-function sha1Parts(digest: Uint8Array, parts: ArrayLike<Uint8Array>, from: number): void {
-  const count = parts.length - from;
-  if (count <= 1) {
-    const data = count === 1 ? parts[from]! : EMPTY;
-    if (data.length <= MAX_DATA_LENGTH) return check(sha1OneShot(digest, data, data.length));
+/**
+ * The hash of the concatenation of `parts` into `digest`: one native call
+ * for a single part, else init/update/final on the module's state. (The
+ * bound functions are read per call: they are assigned when the library
+ * loads.)
+ */
+function hashParts(kind: HashKind, digest: Uint8Array, parts: ArrayLike<Uint8Array>): void {
+  if (parts.length <= 1) {
+    const data = parts.length === 1 ? parts[0]! : EMPTY;
+    if (data.length <= MAX_DATA_LENGTH) {
+      return check((kind === SHA1 ? sha1OneShot : sha256OneShot)(digest, data, data.length));
+    }
   }
-  check(sha1Init(state));
-  for (let i = from; i < parts.length; i++) {
+  const update = kind === SHA1 ? sha1Update : sha256Update;
+  check((kind === SHA1 ? sha1Init : sha256Init)(state));
+  for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
-    let length = part.length;
-    if (length <= MAX_DATA_LENGTH) {
-      if (length !== 0) check(sha1Update(state, part, length));
-      continue;
-    }
-    for (let offset = 0; length > 0; offset += MAX_DATA_LENGTH, length -= MAX_DATA_LENGTH) {
-      const n = Math.min(length, MAX_DATA_LENGTH);
-      check(sha1Update(state, part.subarray(offset, offset + n), n));
+    // Lengths cross the FFI as uint32_t: a huge part goes in pieces.
+    for (let offset = 0; offset < part.length; offset += MAX_DATA_LENGTH) {
+      const n = Math.min(part.length - offset, MAX_DATA_LENGTH);
+      check(update(state, offset === 0 && n === part.length ? part : part.subarray(offset, offset + n), n));
     }
   }
-  check(sha1Final(state, digest));
+  check((kind === SHA1 ? sha1Final : sha256Final)(state, digest));
 }
 
 /**
@@ -97,9 +80,9 @@ function sha1Parts(digest: Uint8Array, parts: ArrayLike<Uint8Array>, from: numbe
  * @throws {TypeError} if a part is not a Uint8Array
  */
 export function sha256(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  checkParts(parts, 0);
+  checkParts(parts);
   const digest = allocate(SHA256_SIZE);
-  sha256Parts(digest, parts, 0);
+  hashParts(SHA256, digest, parts);
   return digest;
 }
 
@@ -110,9 +93,9 @@ export function sha256(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
  * @throws {TypeError} if a part is not a Uint8Array
  */
 export function sha1(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  checkParts(parts, 0);
+  checkParts(parts);
   const digest = allocate(SHA1_SIZE);
-  sha1Parts(digest, parts, 0);
+  hashParts(SHA1, digest, parts);
   return digest;
 }
 
@@ -127,9 +110,9 @@ export function sha1(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
  */
 export function sha256Into<T extends ArrayBufferLike>(out: Uint8Array<T>, ...parts: Uint8Array[]): Uint8Array<T> {
   assertBytes(out, "out");
-  checkParts(parts, 0);
+  checkParts(parts);
   checkOutput(out, SHA256_SIZE);
-  sha256Parts(out, parts, 0);
+  hashParts(SHA256, out, parts);
   return written(out, SHA256_SIZE);
 }
 
@@ -144,8 +127,8 @@ export function sha256Into<T extends ArrayBufferLike>(out: Uint8Array<T>, ...par
  */
 export function sha1Into<T extends ArrayBufferLike>(out: Uint8Array<T>, ...parts: Uint8Array[]): Uint8Array<T> {
   assertBytes(out, "out");
-  checkParts(parts, 0);
+  checkParts(parts);
   checkOutput(out, SHA1_SIZE);
-  sha1Parts(out, parts, 0);
+  hashParts(SHA1, out, parts);
   return written(out, SHA1_SIZE);
 }
