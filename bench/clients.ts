@@ -28,8 +28,9 @@ import Long from "long";
 import { installGramJS, uninstallGramJS } from "../ts/gramjs.ts";
 import { AuthKey, backend, version } from "../ts/mod.ts";
 import { nativeCrypto } from "../ts/mtcute_provider.ts";
+import { gramjsStock, gramjsUploadFile, mtcuteAuthKey, mtprotoPlaintext } from "./impl/stock_clients.ts";
 import { benchConfig, cpuModel, runtimeInfo } from "./lib/env.ts";
-import { sink, sinkChecksum } from "./lib/timing.ts";
+import { calibrateAsync, fastestRoundAsync, sink, sinkChecksum } from "./lib/timing.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -43,29 +44,6 @@ const label = (size: number) => (size >= 1024 ? `${size / 1024} KiB` : `${size} 
 /* Timing (async-capable: GramJS's message functions return promises)      */
 
 type Run = (n: number) => number | Promise<number>;
-
-async function calibrate(run: Run, roundMs: number): Promise<number> {
-  let n = 1;
-  for (;;) {
-    const start = performance.now();
-    sink(await run(n));
-    const elapsed = performance.now() - start;
-    if (elapsed >= roundMs / 4 || n >= 2 ** 30) return Math.max(1, Math.round((n * roundMs) / Math.max(elapsed, 1e-3)));
-    n *= 2;
-  }
-}
-
-/** Fastest ns per call over `rounds` rounds (after one untimed round). */
-async function fastest(run: Run, calls: number, rounds: number): Promise<number> {
-  sink(await run(calls));
-  let best = Infinity;
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    sink(await run(calls));
-    best = Math.min(best, ((performance.now() - start) * 1e6) / calls);
-  }
-  return best;
-}
 
 interface Pair {
   client: "GramJS" | "mtcute";
@@ -90,18 +68,18 @@ async function measure(pairs: Pair[]): Promise<Result[]> {
   const best = new Map<Pair, { stock: number; native: number; calls: { stock: number; native: number } }>();
   for (const pair of pairs) {
     pair.use?.(false);
-    const stockCalls = await calibrate(pair.stock, config.roundMs);
+    const stockCalls = await calibrateAsync(pair.stock, config.roundMs);
     pair.use?.(true);
-    const nativeCalls = await calibrate(pair.native, config.roundMs);
+    const nativeCalls = await calibrateAsync(pair.native, config.roundMs);
     best.set(pair, { stock: Infinity, native: Infinity, calls: { stock: stockCalls, native: nativeCalls } });
   }
   for (let pass = 0; pass < config.passes; pass++) {
     for (const pair of pass % 2 === 0 ? pairs : [...pairs].reverse()) {
       const entry = best.get(pair)!;
       pair.use?.(false);
-      entry.stock = Math.min(entry.stock, await fastest(pair.stock, entry.calls.stock, config.rounds));
+      entry.stock = Math.min(entry.stock, await fastestRoundAsync(pair.stock, entry.calls.stock, config.rounds));
       pair.use?.(true);
-      entry.native = Math.min(entry.native, await fastest(pair.native, entry.calls.native, config.rounds));
+      entry.native = Math.min(entry.native, await fastestRoundAsync(pair.native, entry.calls.native, config.rounds));
     }
   }
   uninstallGramJS();
@@ -114,23 +92,16 @@ async function measure(pairs: Pair[]): Promise<Result[]> {
 /* ------------------------------------------------------------------------ */
 /* GramJS                                                                   */
 
-const Helpers: Any = require("telegram/Helpers");
-const { MTProtoState }: Any = require("telegram/network/MTProtoState");
-const { AuthKey: GramAuthKey }: Any = require("telegram/crypto/AuthKey");
 const CTRModule: Any = require("telegram/crypto/CTR");
 const { Factorizator }: Any = require("telegram/crypto/Factorizator");
-const { Api }: Any = require("telegram/tl");
-const { Logger }: Any = require("telegram/extensions");
 const bigInt: Any = require("big-integer");
 
 const key = new Uint8Array(256).map((_, i) => (i * 73 + 11) & 0xff);
 const useGram = (native: boolean) => (native ? installGramJS() : uninstallGramJS());
 
 async function gramPairs(): Promise<Pair[]> {
-  const authKey = new GramAuthKey();
-  await authKey.setKey(Buffer.from(key));
-  const state = new MTProtoState(authKey, new Logger("error"), false); // securityChecks off: the same packet is opened repeatedly
-  state.salt = bigInt(123456789);
+  const salt = new Uint8Array(8).fill(21), sessionId = new Uint8Array(8).fill(42);
+  const state = await gramjsStock(key, salt, sessionId); // securityChecks off: the same packet is opened repeatedly
   using server = new AuthKey(key);
   const pairs: Pair[] = [];
   for (const size of SIZES) {
@@ -142,20 +113,14 @@ async function gramPairs(): Promise<Pair[]> {
       return x;
     };
     // A server message with a body GramJS parses: upload.File carrying size - 16 bytes.
-    const body = new Api.upload.File({ type: new Api.storage.FileUnknown(), mtime: 1, bytes: Buffer.alloc(Math.max(0, size - 16), 3) })
-      .getBytes();
-    const plaintext = Buffer.alloc(32 + body.length);
-    Helpers.toSignedLittleBuffer(state.salt, 8).copy(plaintext, 0);
-    Helpers.toSignedLittleBuffer(state.id, 8).copy(plaintext, 8);
-    plaintext.writeUInt32LE(0x5f000001, 16), plaintext.writeUInt32LE(0x60000000, 20);
-    plaintext.writeInt32LE(1, 24), plaintext.writeInt32LE(body.length, 28);
-    body.copy(plaintext, 32);
+    const body = gramjsUploadFile(new Uint8Array(Math.max(0, size - 16)).fill(3));
+    const plaintext = mtprotoPlaintext(salt, sessionId, 0x60000000_5f000001n, 1, body);
     const packet = Buffer.from(server.encryptMessage(plaintext, { server: true }));
     const decrypt: Run = async (n) => {
       let x = 0;
       for (let i = 0; i < n; i++) {
         state.msgIds.length = 0;
-        x ^= (await state.decryptMessageData(packet)).seqNo;
+        x ^= ((await state.decryptMessageData(packet)) as { seqNo: number }).seqNo;
       }
       return x;
     };
@@ -188,17 +153,7 @@ async function gramPairs(): Promise<Pair[]> {
 /* mtcute                                                                   */
 
 async function mtcutePairs(): Promise<Pair[]> {
-  const { AuthKey: MtcuteAuthKey } = await import(new URL("../node_modules/@mtcute/core/network/auth-key.js", import.meta.url).href);
-  const log = { verbose() {}, debug() {}, warn() {} };
-  const stockProvider: Any = new NodeCryptoProvider();
-  await stockProvider.initialize();
-  const nativeProvider: Any = nativeCrypto(new NodeCryptoProvider());
-  await nativeProvider.initialize();
-  const keys = [stockProvider, nativeProvider].map((provider) => {
-    const k = new MtcuteAuthKey(provider, log, {});
-    k.setup(key);
-    return k;
-  });
+  const keys = [await mtcuteAuthKey(new NodeCryptoProvider(), key), await mtcuteAuthKey(nativeCrypto(new NodeCryptoProvider()), key)];
   const salt = Long.fromInt(77), session = Long.fromInt(99);
   using server = new AuthKey(key);
   const pairs: Pair[] = [];

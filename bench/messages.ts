@@ -27,7 +27,7 @@ import { AuthKey, backend, factorizePQ, hashEngine, sha1, sha256, sha256Into, ve
 import { cpuModel, isQuick, logicalCpus, runtimeInfo } from "./lib/env.ts";
 import { formatRatio, formatSize, formatTime } from "./lib/report.ts";
 import { KiB, MiB } from "./lib/rows.ts";
-import { calibrate, sink, sinkChecksum, timeRounds } from "./lib/timing.ts";
+import { calibrate, calibrateAsync, fastestRoundAsync, sinkChecksum, timeRounds } from "./lib/timing.ts";
 import { gramjsStock, gramjsUploadFile, mtcuteStock, mtprotoPlaintext } from "./impl/stock_clients.ts";
 
 const require = createRequire(import.meta.url);
@@ -57,21 +57,14 @@ function timeSync(table: string, label: string, size: number, run: (n: number) =
 
 /** Times an async call (GramJS's message layer is async): fastest round of awaited loops. */
 async function timeAsync(table: string, label: string, size: number, call: () => Promise<number>): Promise<number> {
-  let n = 1;
-  for (;;) { // calibrate and warm up
-    const start = performance.now();
-    for (let i = 0; i < n; i++) sink(await call());
-    if (performance.now() - start >= roundMs / 4 || n >= 2 ** 24) break;
-    n *= 2;
-  }
-  let best = Infinity;
-  for (let round = 0; round < rounds; round++) {
-    const start = performance.now();
-    for (let i = 0; i < n; i++) sink(await call());
-    best = Math.min(best, ((performance.now() - start) * 1e6) / n);
-  }
-  results.push({ table, label, size, nsPerCall: best });
-  return best;
+  const run = async (n: number) => {
+    let s = 0;
+    for (let i = 0; i < n; i++) s ^= await call();
+    return s;
+  };
+  const ns = await fastestRoundAsync(run, await calibrateAsync(run, roundMs), rounds);
+  results.push({ table, label, size, nsPerCall: ns });
+  return ns;
 }
 
 function random(length: number): Uint8Array<ArrayBuffer> {

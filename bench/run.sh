@@ -4,8 +4,9 @@
 #   2. C-level throughput of every backend, then OpenSSL's speed on the same
 #      machine (./scripts/zig build bench, which runs bench/openssl.sh)
 #   3. bench/bench.ts under Bun, then under Deno
-#   4. bench/threads.ts under Bun, then under Deno
-#   4b. bench/clients.ts (GramJS / mtcute stock vs integrated) under Bun, then Deno
+#   4. bench/threads.ts, bench/messages.ts (message layer, hashes, PQ vs
+#      mtcute and GramJS) and bench/clients.ts (stock vs integrated clients),
+#      each under Bun, then under Deno
 #   5. bench/chart.ts -> bench/results/chart.svg
 # BENCH_QUICK=1 for a short smoke run. Results go to bench/results/.
 # Informational: a missed target never fails the run; a crash does.
@@ -43,26 +44,21 @@ section "build: ./scripts/zig build"
 section "C level, then OpenSSL: ./scripts/zig build bench${quick:+ -- --quick}"
 if [ -n "$quick" ]; then ./scripts/zig build bench -- --quick; else ./scripts/zig build bench; fi
 
-for runtime in bun deno; do
-    section "$runtime: bench/bench.ts"
-    t=$(date +%s)
-    if [ "$runtime" = bun ]; then "$bin/bun" bench/bench.ts; else "$bin/deno" run -A bench/bench.ts; fi
-    echo "$runtime bench.ts: $(elapsed "$t")"
-done
+# in_both_runtimes SCRIPT WHAT: bench/SCRIPT under Bun, then under Deno.
+in_both_runtimes() {
+    local script=$1 what=$2 runtime t
+    for runtime in bun deno; do
+        section "$runtime: bench/$script${what:+ ($what)}"
+        t=$(date +%s)
+        if [ "$runtime" = bun ]; then "$bin/bun" "bench/$script"; else "$bin/deno" run -A "bench/$script"; fi
+        echo "$runtime $script: $(elapsed "$t")"
+    done
+}
 
-for runtime in bun deno; do
-    section "$runtime: bench/threads.ts"
-    t=$(date +%s)
-    if [ "$runtime" = bun ]; then "$bin/bun" bench/threads.ts; else "$bin/deno" run -A bench/threads.ts; fi
-    echo "$runtime threads.ts: $(elapsed "$t")"
-done
-
-for runtime in bun deno; do
-    section "$runtime: bench/clients.ts (GramJS and mtcute, stock vs integrated)"
-    t=$(date +%s)
-    if [ "$runtime" = bun ]; then "$bin/bun" bench/clients.ts; else "$bin/deno" run -A bench/clients.ts; fi
-    echo "$runtime clients.ts: $(elapsed "$t")"
-done
+in_both_runtimes bench.ts ""
+in_both_runtimes threads.ts ""
+in_both_runtimes messages.ts "the whole MTProto message, hashes and PQ vs mtcute and GramJS"
+in_both_runtimes clients.ts "GramJS and mtcute, stock vs integrated"
 
 section "chart: bench/chart.ts"
 "$bin/bun" bench/chart.ts

@@ -30,25 +30,35 @@ export interface MtcuteAuthKey {
   decryptMessage(packet: Uint8Array, sessionId: MtcuteLong, callback: (msgId: unknown, seqNo: number) => void): void;
 }
 
+/** An mtcute AuthKey over `provider` (initialized here), set up with `key`. */
+export async function mtcuteAuthKey(provider: { initialize?: () => unknown }, key: Uint8Array): Promise<MtcuteAuthKey> {
+  await provider.initialize?.();
+  const log = { verbose() {}, warn() {}, debug() {} };
+  const authKey = new (MtcuteAuthKeyClass as new (c: unknown, l: unknown, r: unknown) => MtcuteAuthKey)(provider, log, {});
+  authKey.setup(key);
+  return authKey;
+}
+
+/** mtcute's 64-bit value of 8 little-endian bytes. */
+export function mtcuteLong(bytes: Uint8Array): MtcuteLong {
+  const Long = require("long") as { fromBytesLE(bytes: number[]): MtcuteLong };
+  return Long.fromBytesLE([...bytes]);
+}
+
 /** An mtcute AuthKey over the stock NodeCryptoProvider, and the Longs its calls take. */
 export async function mtcuteStock(key: Uint8Array, salt: Uint8Array, sessionId: Uint8Array): Promise<{
   authKey: MtcuteAuthKey;
   salt: MtcuteLong;
   sessionId: MtcuteLong;
 }> {
-  const provider = new NodeCryptoProvider();
-  await provider.initialize?.();
-  const log = { verbose() {}, warn() {}, debug() {} };
-  const authKey = new (MtcuteAuthKeyClass as new (c: unknown, l: unknown, r: unknown) => MtcuteAuthKey)(provider, log, {});
-  authKey.setup(key);
-  const Long = require("long") as { fromBytesLE(bytes: number[]): MtcuteLong };
-  return { authKey, salt: Long.fromBytesLE([...salt]), sessionId: Long.fromBytesLE([...sessionId]) };
+  return { authKey: await mtcuteAuthKey(new NodeCryptoProvider(), key), salt: mtcuteLong(salt), sessionId: mtcuteLong(sessionId) };
 }
 
 /** The part of GramJS's MTProtoState the benchmarks call. */
 export interface GramjsState {
   salt: unknown;
   id: unknown;
+  msgIds: string[];
   encryptMessageData(data: Buffer): Promise<Buffer>;
   decryptMessageData(body: Buffer): Promise<unknown>;
 }

@@ -62,6 +62,37 @@ export function timeRounds(run: (n: number) => number, callsPerRound: number, ro
   return nsPerCall;
 }
 
+/**
+ * {@link calibrate} for loops that await (GramJS's message layer is async);
+ * `run` may also be synchronous.
+ */
+export async function calibrateAsync(run: (n: number) => number | Promise<number>, roundMs: number): Promise<number> {
+  let n = 1;
+  for (;;) {
+    const start = performance.now();
+    sink(await run(n));
+    const elapsed = performance.now() - start;
+    if (elapsed >= roundMs / 4 || n >= 2 ** 30) return Math.max(1, Math.round((n * roundMs) / Math.max(elapsed, 1e-3)));
+    n *= 2;
+  }
+}
+
+/** {@link timeRounds} for loops that await: one untimed round, then the fastest ns per call of `rounds`. */
+export async function fastestRoundAsync(
+  run: (n: number) => number | Promise<number>,
+  callsPerRound: number,
+  rounds: number,
+): Promise<number> {
+  sink(await run(callsPerRound));
+  let best = Infinity;
+  for (let round = 0; round < rounds; round++) {
+    const start = performance.now();
+    sink(await run(callsPerRound));
+    best = Math.min(best, ((performance.now() - start) * 1e6) / callsPerRound);
+  }
+  return best;
+}
+
 /** Throughput in MB/s (10^6 bytes per second) for `bytes` per call. */
 export function megabytesPerSecond(bytes: number, nsPerCall: number): number {
   return (bytes * 1e3) / nsPerCall;
