@@ -6,6 +6,7 @@
  * (wrong lengths, paddings) with a valid msg_key, and as a third opinion.
  */
 import crypto from "node:crypto";
+import { concatBytes } from "./bytes.ts";
 import { refIge } from "./reference.ts";
 
 export function nodeSha256(...parts: Uint8Array[]): Uint8Array {
@@ -20,16 +21,6 @@ export function nodeSha1(...parts: Uint8Array[]): Uint8Array {
   return new Uint8Array(h.digest());
 }
 
-function cat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
-
 /** auth_key_id: the low 64 bits of SHA1(auth_key), i.e. its last 8 bytes. */
 export function refAuthKeyId(authKey: Uint8Array): Uint8Array {
   return nodeSha1(authKey).slice(12, 20);
@@ -40,8 +31,8 @@ export function refKdf(authKey: Uint8Array, msgKey: Uint8Array, x: number): { ke
   const a = nodeSha256(msgKey, authKey.subarray(x, x + 36));
   const b = nodeSha256(authKey.subarray(40 + x, 76 + x), msgKey);
   return {
-    key: cat(a.subarray(0, 8), b.subarray(8, 24), a.subarray(24, 32)),
-    iv: cat(b.subarray(0, 8), a.subarray(8, 24), b.subarray(24, 32)),
+    key: concatBytes([a.subarray(0, 8), b.subarray(8, 24), a.subarray(24, 32)]),
+    iv: concatBytes([b.subarray(0, 8), a.subarray(8, 24), b.subarray(24, 32)]),
   };
 }
 
@@ -53,7 +44,7 @@ export function refEncryptRaw(authKey: Uint8Array, x: number, inner: Uint8Array)
   if (inner.length % 16 !== 0) throw new Error("refEncryptRaw: not a multiple of 16");
   const msgKey = nodeSha256(authKey.subarray(88 + x, 120 + x), inner).slice(8, 24);
   const { key, iv } = refKdf(authKey, msgKey, x);
-  return cat(refAuthKeyId(authKey), msgKey, refIge(inner, key, iv, false));
+  return concatBytes([refAuthKeyId(authKey), msgKey, refIge(inner, key, iv, false)]);
 }
 
 /** Decrypts without any check: header + data + padding. */
