@@ -25,9 +25,9 @@ import { createRequire } from "node:module";
 import { NodeCryptoProvider } from "@mtcute/node/utils.js";
 import Long from "long";
 
-import { installGramJS, uninstallGramJS } from "../ts/gramjs.ts";
+import { installGramJS, uninstallGramJS } from "../ts/clients/gramjs.ts";
 import { AuthKey, backend, version } from "../ts/mod.ts";
-import { nativeCrypto } from "../ts/mtcute_provider.ts";
+import { nativeCrypto } from "../ts/clients/mtcute.ts";
 import { gramjsStock, gramjsUploadFile, mtcuteAuthKey, mtprotoPlaintext } from "./impl/stock_clients.ts";
 import { benchConfig, cpuModel, runtimeInfo } from "./lib/env.ts";
 import { calibrateAsync, fastestRoundAsync, sink, sinkChecksum } from "./lib/timing.ts";

@@ -90,8 +90,8 @@ writeJson(join(main, "package.json"), {
   exports: {
     ".": { types: "./js/mod.d.ts", default: "./js/mod.js" },
     // Drop-in integrations (they load telegram / use mtcute only when called).
-    "./gramjs": { types: "./js/gramjs.d.ts", default: "./js/gramjs.js" },
-    "./mtcute": { types: "./js/mtcute_provider.d.ts", default: "./js/mtcute_provider.js" },
+    "./gramjs": { types: "./js/clients/gramjs.d.ts", default: "./js/clients/gramjs.js" },
+    "./mtcute": { types: "./js/clients/mtcute.d.ts", default: "./js/clients/mtcute.js" },
   },
   files: ["js/"],
   optionalDependencies: Object.fromEntries(platforms.map((p) => [`${name}-${p.dir}`, version])),

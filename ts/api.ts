@@ -17,20 +17,12 @@
  * @module
  */
 
-import { initialize } from "./backends.ts";
-import { bind } from "./bound.ts";
-import type { Native } from "./native.ts";
+import { initialize } from "./aes/backends.ts";
+import { bind } from "./runtime/bound.ts";
+import type { Native } from "./runtime/native.ts";
 
-export {
-  AuthKey,
-  type DecryptMessageOptions,
-  type EncryptMessageOptions,
-} from "./auth_key.ts";
-export { backend, type BackendInfo, backends, hashEngine, libraryPath, setBackend, version } from "./backends.ts";
-export { CbcContext, type ChainingContextOptions, CtrContext, IgeContext } from "./contexts.ts";
-export { MtprotoSecurityError, TgCryptoError } from "./errors.ts";
-export { factorizePQ } from "./factorize.ts";
-export { sha1, sha1Into, sha256, sha256Into } from "./hash.ts";
+export { backend, type BackendInfo, backends, setBackend } from "./aes/backends.ts";
+export { CbcContext, type ChainingContextOptions, CtrContext, IgeContext } from "./aes/contexts.ts";
 export {
   cbc256Decrypt,
   cbc256DecryptInto,
@@ -44,13 +36,18 @@ export {
   ige256DecryptInto,
   ige256Encrypt,
   ige256EncryptInto,
-} from "./oneshot.ts";
-export { OutputPool } from "./output_pool.ts";
-export { ErrorCode } from "./symbols.ts";
+} from "./aes/oneshot.ts";
+export { OutputPool } from "./aes/output_pool.ts";
+export { MtprotoSecurityError, TgCryptoError } from "./errors.ts";
+export { AuthKey, type DecryptMessageOptions, type EncryptMessageOptions } from "./mtproto/auth_key.ts";
+export { factorizePQ } from "./mtproto/factorize.ts";
+export { hashEngine, sha1, sha1Into, sha256, sha256Into } from "./mtproto/hash.ts";
+export { libraryPath, version } from "./runtime/bound.ts";
+export { ErrorCode } from "./runtime/symbols.ts";
 
 /**
  * Points the API at a loaded library and runs `tg_init()`.
- * Internal: called once by `mod.ts`.
+ * Internal: called once by `mod.ts` (after `runtime/load.ts` opened the library).
  *
  * @throws {TgCryptoError} when `TGCRYPTO_BACKEND` names an unknown or
  *   unavailable backend.

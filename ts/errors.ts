@@ -5,8 +5,8 @@
  * @module
  */
 
-import { strerror } from "./bound.ts";
-import { ErrorCode } from "./symbols.ts";
+import { strerror } from "./runtime/bound.ts";
+import { ErrorCode } from "./runtime/symbols.ts";
 import { PARTIAL_OVERLAP } from "./validate.ts";
 
 /** An error code returned by the native library (see {@link ErrorCode}). */

@@ -1,13 +1,15 @@
 /**
- * tgcrypto-ffi: native AES-256 IGE/CTR/CBC (Telegram MTProto) for Bun and
- * Deno, through their built-in FFI.
+ * tgcrypto-ffi: native Telegram cryptography (AES-256 IGE/CTR/CBC, SHA-256 and
+ * SHA-1, the MTProto 2.0 message layer, PQ factorization) for Bun and Deno,
+ * through their built-in FFI. The client drop-ins are separate entries
+ * (`tgcrypto-ffi/gramjs`, `tgcrypto-ffi/mtcute`); this one knows no client.
  *
  * ```ts
  * import { ige256Encrypt, ige256Decrypt } from "tgcrypto-ffi";
  * const encrypted = ige256Encrypt(data, key, iv);
  * ```
  *
- * Importing loads the shared library (see `locate.ts`: `TGCRYPTO_LIB`, then
+ * Importing loads the shared library (see `runtime/locate.ts`: `TGCRYPTO_LIB`, then
  * the dev build in zig-out/, then the platform package
  * `tgcrypto-ffi-<platform>` from npm) and selects the fastest AES backend.
  * In Deno, run with `--allow-ffi` (plus `--allow-env` for the environment
@@ -17,22 +19,9 @@
  */
 
 import { bindNative } from "./api.ts";
-import type { Native } from "./native.ts";
+import { loadNative } from "./runtime/load.ts";
 
-const runtimeGlobals = globalThis as { Bun?: unknown; Deno?: unknown };
-
-/** Loads the library through the FFI of the runtime we are in. */
-async function loadForRuntime(): Promise<Native> {
-  // Bun first: it is never mistaken for Deno, and its FFI module only parses under Bun.
-  if (runtimeGlobals.Bun !== undefined) return (await import("./ffi_bun.ts")).loadNative();
-  if (runtimeGlobals.Deno !== undefined) return (await import("./ffi_deno.ts")).loadNative();
-  throw new Error(
-    "tgcrypto-ffi requires Bun (bun:ffi) or Deno (Deno.dlopen): this runtime has no built-in FFI. " +
-      "Node.js is not supported.",
-  );
-}
-
-bindNative(await loadForRuntime());
+bindNative(await loadNative());
 
 export {
   AuthKey,
@@ -71,5 +60,3 @@ export {
   TgCryptoError,
   version,
 } from "./api.ts";
-
-export { mtcute, type MtcuteAesCtr, type MtcuteEncryptionScheme } from "./mtcute.ts";

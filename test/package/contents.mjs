@@ -40,7 +40,7 @@ expect(
 expect(main.files.includes("js/mod.js") && main.files.includes("js/mod.d.ts"), "tgcrypto-ffi: js/mod.js + js/mod.d.ts");
 expect(!main.files.some((f) => /(?<!\.d)\.ts$/.test(f)), "tgcrypto-ffi: no .ts sources (Deno cannot run them from node_modules)");
 expect(main.manifest.exports["."].default === "./js/mod.js", "tgcrypto-ffi: exports ./js/mod.js");
-for (const [subpath, file] of [["./gramjs", "gramjs"], ["./mtcute", "mtcute_provider"]]) {
+for (const [subpath, file] of [["./gramjs", "clients/gramjs"], ["./mtcute", "clients/mtcute"]]) {
   expect(
     same(main.manifest.exports[subpath], { types: `./js/${file}.d.ts`, default: `./js/${file}.js` }) &&
       main.files.includes(`js/${file}.js`) && main.files.includes(`js/${file}.d.ts`),

@@ -39,7 +39,7 @@ import {
   ige256Encrypt,
   IgeContext,
 } from "../../ts/mod.ts";
-import { nativeBacklog } from "../../ts/gc_pressure.ts";
+import { nativeBacklog } from "../../ts/runtime/gc_pressure.ts";
 
 const runtime = (globalThis as { Bun?: unknown }).Bun !== undefined ? "bun" : "deno";
 

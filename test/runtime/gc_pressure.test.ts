@@ -1,0 +1,47 @@
+/**
+ * ts/gc_pressure.ts: the count of native objects (contexts, AuthKeys) that
+ * are neither disposed nor finalized, and the collection request when that
+ * backlog doubles. (test/soak/soak.ts shows the memory effect; this checks
+ * the bookkeeping.)
+ */
+import { describe, expect, test } from "vitest";
+import { AuthKey, CbcContext, CtrContext, IgeContext } from "../../ts/mod.ts";
+import { BASE_THRESHOLD, nativeBacklog } from "../../ts/runtime/gc_pressure.ts";
+
+const key = new Uint8Array(32).fill(7);
+const iv = new Uint8Array(32).fill(9);
+const authKey = new Uint8Array(256).fill(3);
+
+function makeAll(): { dispose(): void }[] {
+  return [
+    new CtrContext(key, iv.subarray(0, 16), 3),
+    new IgeContext(key, iv),
+    new CbcContext(key, iv.subarray(0, 16), { decrypt: true }),
+    new AuthKey(authKey),
+  ];
+}
+
+describe("gc_pressure backlog", () => {
+  test("every kind counts once when created and once when disposed (dispose is idempotent)", () => {
+    const before = nativeBacklog().outstanding;
+    const objects = Array.from({ length: 50 }, makeAll).flat();
+    expect(nativeBacklog().outstanding).toBe(before + 200);
+    for (const o of objects) o.dispose();
+    for (const o of objects) o.dispose();
+    expect(nativeBacklog().outstanding).toBe(before);
+  });
+
+  test("a backlog past the threshold requests a collection and doubles the threshold", () => {
+    const start = nativeBacklog();
+    const kept: CtrContext[] = [];
+    const n = Math.max(0, start.threshold - start.outstanding) + 1;
+    for (let i = 0; i < n; i++) kept.push(new CtrContext(key, iv.subarray(0, 16)));
+    const after = nativeBacklog();
+    expect(after.hints).toBe(start.hints + 1);
+    expect(after.threshold).toBe(2 * after.outstanding);
+    // the threshold comes back down as the backlog is released
+    for (const c of kept) c.dispose();
+    expect(nativeBacklog().outstanding).toBe(start.outstanding);
+    expect(nativeBacklog().threshold).toBe(Math.max(BASE_THRESHOLD, 2 * start.outstanding));
+  });
+});

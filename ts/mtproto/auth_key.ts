@@ -1,0 +1,392 @@
+/**
+ * {@link AuthKey}: an MTProto 2.0 authorization key held in native memory,
+ * and the message layer over it (core.telegram.org/mtproto/description):
+ * one native call per message does the msg_key SHA-256, the key derivation
+ * and AES-256-IGE, and on receipt every check of the security guidelines.
+ *
+ * @module
+ */
+
+import { allocate, authKeyFree, authKeyId, authKeyNew, mtprotoDecrypt, mtprotoEncrypt, nativeInit } from "../runtime/bound.ts";
+import { MtprotoSecurityError, nativeError, TgCryptoError } from "../errors.ts";
+import { nativeCreated, nativeReleased } from "../runtime/gc_pressure.ts";
+import type { ContextHandle } from "../runtime/native.ts";
+import { ErrorCode } from "../runtime/symbols.ts";
+import { assertBytes, checkOutput, written } from "../validate.ts";
+import { defaultPaddingLength, randomPaddingSlot } from "./padding.ts";
+
+/** TG_AUTH_KEY_SIZE. */
+export const AUTH_KEY_SIZE = 256;
+/** auth_key_id (8) + msg_key (16) in front of the ciphertext. */
+export const MTPROTO_OVERHEAD = 24;
+/** salt, session_id, msg_id, seq_no, message_data_length. */
+export const MTPROTO_HEADER_SIZE = 32;
+/** Smallest possible packet: overhead + 32-byte header + 12 bytes of padding, rounded up to 16. */
+const MIN_PACKET_SIZE = MTPROTO_OVERHEAD + 48;
+/** Largest packet the C layer takes (2^31 - 1). */
+export const MAX_PACKET_SIZE = 0x7fffffff;
+export const MIN_PADDING = 12;
+export const MAX_PADDING = 1024;
+
+const FROM_CLIENT = 0;
+const FROM_SERVER = 8;
+
+const BAD_AUTH_KEY_SIZE = "Auth key size must be exactly 256 bytes";
+const EMPTY_PLAINTEXT = "Plaintext must not be empty";
+const SHORT_PLAINTEXT =
+  "Plaintext must be at least 32 bytes (salt, session_id, msg_id, seq_no, message_data_length)";
+const TOO_LARGE = "Message is too large (max 2147483647 bytes per packet)";
+
+/** Options of {@link AuthKey.encryptMessage}. */
+export interface EncryptMessageOptions {
+  /** Encrypt as the server (x = 8) instead of the client (x = 0). */
+  readonly server?: boolean;
+  /**
+   * The exact padding bytes (12..1024, plaintext + padding a multiple of 16)
+   * instead of the shortest random padding (12..27 bytes from the CSPRNG).
+   */
+  readonly padding?: Uint8Array;
+}
+
+/** Options of {@link AuthKey.decryptMessage}. */
+export interface DecryptMessageOptions {
+  /** Decrypt a client's message (x = 0), as a server does, instead of a server's (x = 8). */
+  readonly server?: boolean;
+}
+
+/** The `out` of the shared encrypt/decrypt bodies that asks for a new output (no caller can pass it). */
+const FRESH: unique symbol = Symbol("fresh output");
+
+// Frees keys that were never disposed; the AuthKey itself is the unregister token.
+const registry = new FinalizationRegistry<ContextHandle>((handle) => {
+  authKeyFree(handle);
+  nativeReleased();
+  collected++;
+});
+let collected = 0;
+
+/** Internal (tests): how many AuthKeys the FinalizationRegistry has freed. */
+export function collectedAuthKeys(): number {
+  return collected;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The plaintext as (head, body) for tg_mtproto_encrypt                     */
+
+// Set right before the native call (after every check) and cleared right
+// after it by the same synchronous call: module-level so that no per-call
+// object is allocated.
+const EMPTY = new Uint8Array(0);
+let head: Uint8Array = EMPTY;
+let body: Uint8Array = EMPTY;
+/** The padding for this call. */
+let padding: Uint8Array = EMPTY;
+/** Bytes of `joined` that hold plaintext now and must be wiped after the call. */
+let joinedUsed = 0;
+/** Where 3+ parts are joined (memcpy by TypedArray.set); kept up to 1 MiB, wiped after each use. */
+let joined = new Uint8Array(0);
+const KEEP_JOINED_MAX = 1 << 20;
+
+/** A buffer for `length` joined bytes. */
+function joinBuffer(length: number): Uint8Array {
+  if (length <= joined.length) return joined;
+  const buffer = new Uint8Array(length);
+  if (length <= KEEP_JOINED_MAX) joined = buffer;
+  return buffer;
+}
+
+/** Copies parts[from..to) one after the other into a join buffer; returns the view. */
+function join(parts: readonly Uint8Array[], from: number, to: number, length: number): Uint8Array {
+  const buffer = joinBuffer(length);
+  let offset = 0;
+  for (let i = from; i < to; i++) {
+    buffer.set(parts[i]!, offset);
+    offset += parts[i]!.length;
+  }
+  if (buffer === joined) joinedUsed = length;
+  return buffer.subarray(0, length);
+}
+
+/** Type-checks the plaintext (one array or parts); returns its total length. Sets nothing. */
+function plaintextLength(plaintext: Uint8Array | readonly Uint8Array[]): number {
+  if (plaintext instanceof Uint8Array) return plaintext.length;
+  if (!Array.isArray(plaintext)) {
+    assertBytes(plaintext, "plaintext"); // a Uint8Array from another realm passes here
+    return (plaintext as Uint8Array).length;
+  }
+  const parts = plaintext as readonly Uint8Array[];
+  let length = 0;
+  for (let i = 0; i < parts.length; i++) {
+    assertBytes(parts[i], "every plaintext part");
+    length += parts[i]!.length;
+  }
+  return length;
+}
+
+/**
+ * After every check passed, sets {@link head} and {@link body} for the
+ * native call. One or two parts are passed as they are; with three or more,
+ * the parts before the last (or after the first, whichever side is shorter)
+ * are copied into the join buffer.
+ */
+function setPlaintext(plaintext: Uint8Array | readonly Uint8Array[], length: number): void {
+  if (!Array.isArray(plaintext)) {
+    head = plaintext as Uint8Array;
+    body = EMPTY;
+    return;
+  }
+  const parts = plaintext as readonly Uint8Array[];
+  const count = parts.length;
+  if (count <= 2) {
+    head = count > 0 ? parts[0]! : EMPTY;
+    body = count > 1 ? parts[1]! : EMPTY;
+    return;
+  }
+  const first = parts[0]!, last = parts[count - 1]!;
+  if (last.length >= first.length) {
+    head = join(parts, 0, count - 1, length - last.length);
+    body = last;
+  } else {
+    head = first;
+    body = join(parts, 1, count, length - first.length);
+  }
+}
+
+/** Drops the references to the caller's buffers and wipes the plaintext copied into the join buffer, if any. */
+function release(): void {
+  head = EMPTY;
+  body = EMPTY;
+  padding = EMPTY;
+  if (joinedUsed !== 0) {
+    joined.fill(0, 0, joinedUsed);
+    joinedUsed = 0;
+  }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                  */
+
+function checkOptions(options: unknown): void {
+  if (options !== undefined && (typeof options !== "object" || options === null)) {
+    throw new TypeError("options must be an object");
+  }
+}
+
+/** Checks `options.padding` against a plaintext of `length` bytes; returns the padding length to use. Sets nothing. */
+function paddingLength(options: EncryptMessageOptions | undefined, length: number): number {
+  const given = options?.padding;
+  if (given === undefined) return defaultPaddingLength(length);
+  assertBytes(given, "options.padding");
+  const n = given.length;
+  if (n < MIN_PADDING || n > MAX_PADDING) throw new RangeError(`Padding must be 12 to 1024 bytes (got ${n})`);
+  if ((length + n) % 16 !== 0) {
+    throw new RangeError(`Plaintext plus padding must be a multiple of 16 bytes (got ${length} + ${n})`);
+  }
+  return n;
+}
+
+/** Length checks of a plaintext (types were checked). */
+function checkPlaintextLength(length: number): void {
+  if (length === 0) throw new RangeError(EMPTY_PLAINTEXT);
+  if (length < MTPROTO_HEADER_SIZE) throw new RangeError(SHORT_PLAINTEXT);
+}
+
+/** The error for a negative tg_mtproto_decrypt result. */
+function decryptError(code: number): Error {
+  if (code === ErrorCode.SECURITY || code === ErrorCode.SIZE) return new MtprotoSecurityError();
+  return nativeError(code); // overlap (RangeError) or a library failure
+}
+
+/* ------------------------------------------------------------------------ */
+
+/**
+ * An MTProto 2.0 authorization key (256 bytes) in native memory, with the
+ * message layer: {@link AuthKey.encryptMessage} produces
+ * `auth_key_id || msg_key || AES-256-IGE(plaintext || padding)` and
+ * {@link AuthKey.decryptMessage} checks and opens such a packet.
+ *
+ * The key is copied at construction; dispose() (or `using`) wipes and frees
+ * the native copy, and a forgotten AuthKey is wiped and freed when it is
+ * garbage-collected (FinalizationRegistry).
+ */
+export class AuthKey implements Disposable {
+  #handle: ContextHandle | null;
+
+  /**
+   * auth_key_id: the last 8 bytes of SHA1(auth_key), as the first 8 bytes of
+   * every packet. The same array on every access; do not modify it.
+   */
+  readonly id: Uint8Array<ArrayBuffer>;
+
+  /**
+   * @param key the 256-byte auth_key (copied into native memory)
+   * @throws {TypeError} if `key` is not a Uint8Array
+   * @throws {RangeError} "Auth key size must be exactly 256 bytes"
+   */
+  constructor(key: Uint8Array) {
+    assertBytes(key, "key");
+    if (key.length !== AUTH_KEY_SIZE) throw new RangeError(BAD_AUTH_KEY_SIZE);
+    const handle = authKeyNew(key);
+    if (!handle) { // Bun may report NULL as null or 0
+      const code = nativeInit();
+      throw new TgCryptoError(code !== ErrorCode.OK ? code : ErrorCode.NOMEM);
+    }
+    const id = new Uint8Array(8);
+    const code = authKeyId(handle, id);
+    if (code !== 0) {
+      authKeyFree(handle);
+      throw nativeError(code);
+    }
+    this.#handle = handle;
+    this.id = id;
+    registry.register(this, handle, this);
+    nativeCreated();
+  }
+
+  #live(): ContextHandle {
+    if (this.#handle === null) throw new Error("AuthKey has been disposed");
+    return this.#handle;
+  }
+
+  /**
+   * Encrypts one message: `auth_key_id || msg_key || AES-256-IGE(plaintext || padding)`.
+   *
+   * @param plaintext the message from the salt on (salt, session_id,
+   *   msg_id, seq_no, message_data_length, message_data), at least 32
+   *   bytes; an array of parts is encrypted as their concatenation (one or
+   *   two parts are read in place; with more, the shorter side is copied
+   *   into a module buffer that is wiped after the call)
+   * @param options `server: true` encrypts as the server (x = 8; default
+   *   the client, x = 0); `padding` gives the exact padding bytes
+   *   (12..1024, plaintext + padding a multiple of 16), default the shortest
+   *   valid length (12..27) of CSPRNG bytes
+   * @returns a new packet of 24 + plaintext + padding bytes
+   * @throws {TypeError} for a non-Uint8Array plaintext, part or padding
+   * @throws {RangeError} for an empty or too short plaintext, bad padding or
+   *   a packet over 2^31 - 1 bytes (nothing is modified)
+   * @throws {Error} after dispose
+   */
+  encryptMessage(
+    plaintext: Uint8Array | readonly Uint8Array[],
+    options?: EncryptMessageOptions,
+  ): Uint8Array<ArrayBuffer> {
+    return this.#encrypt(FRESH, plaintext, options);
+  }
+
+  /**
+   * {@link AuthKey.encryptMessage} into a caller-provided buffer (e.g. a send
+   * buffer after the transport header).
+   *
+   * @param out receives the packet in out[0..n); must not overlap the
+   *   plaintext or padding (RangeError)
+   * @returns `out.subarray(0, n)` (`out` itself when it is exactly n bytes)
+   * @throws {RangeError} as encryptMessage, then "Output buffer is too small
+   *   (need N bytes)"
+   */
+  encryptMessageInto<T extends ArrayBufferLike>(
+    out: Uint8Array<T>,
+    plaintext: Uint8Array | readonly Uint8Array[],
+    options?: EncryptMessageOptions,
+  ): Uint8Array<T> {
+    return this.#encrypt(out, plaintext, options);
+  }
+
+  /** Both encrypt calls: every check first, then `out` (FRESH: a new packet) is written. */
+  #encrypt<T extends ArrayBufferLike>(
+    out: Uint8Array<T> | typeof FRESH,
+    plaintext: Uint8Array | readonly Uint8Array[],
+    options: EncryptMessageOptions | undefined,
+  ): Uint8Array<T> {
+    const handle = this.#live();
+    if (out !== FRESH) assertBytes(out, "out");
+    checkOptions(options);
+    const length = plaintextLength(plaintext);
+    checkPlaintextLength(length);
+    const padLength = paddingLength(options, length);
+    const packetLength = MTPROTO_OVERHEAD + length + padLength;
+    if (packetLength > MAX_PACKET_SIZE) throw new RangeError(TOO_LARGE);
+    if (out === FRESH) out = allocate(packetLength) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
+    else checkOutput(out, packetLength);
+    setPlaintext(plaintext, length);
+    padding = options?.padding ?? randomPaddingSlot();
+    const code = mtprotoEncrypt(
+      handle, options?.server ? FROM_SERVER : FROM_CLIENT, out,
+      head, head.length, body, body.length, padding, padLength,
+    );
+    release();
+    if (code !== 0) throw nativeError(code);
+    return written(out, packetLength);
+  }
+
+  /**
+   * Checks and decrypts one packet (`auth_key_id || msg_key || ciphertext`).
+   *
+   * @param options `server: true` opens a client's message (x = 0), as a
+   *   server does; default a server's message (x = 8), as a client does
+   * @returns the plaintext from the salt to the end of message_data (32 +
+   *   message_data_length bytes, padding excluded): a view at offset 0 of a
+   *   fresh ArrayBuffer of packet.length - 24 bytes whose bytes past the
+   *   plaintext (where the padding was) are zero
+   * @throws {MtprotoSecurityError} for every rejected packet, whatever its
+   *   length or content (one message; which check failed is not told)
+   * @throws {TypeError} if `packet` is not a Uint8Array
+   * @throws {Error} after dispose
+   */
+  decryptMessage(packet: Uint8Array, options?: DecryptMessageOptions): Uint8Array<ArrayBuffer> {
+    return this.#decrypt(FRESH, packet, options);
+  }
+
+  /**
+   * {@link AuthKey.decryptMessage} into a caller-provided buffer.
+   *
+   * @param out room for packet.length - 24 bytes; may be exactly
+   *   `packet.subarray(24)` (in place), any other overlap is a RangeError.
+   *   On success out[0..n) is the plaintext and the rest of those bytes are
+   *   zero; on rejection all packet.length - 24 of them are zeroed.
+   * @returns `out.subarray(0, n)`
+   * @throws {MtprotoSecurityError} for every rejected packet
+   * @throws {RangeError} "Output buffer is too small (need N bytes)"
+   */
+  decryptMessageInto<T extends ArrayBufferLike>(
+    out: Uint8Array<T>,
+    packet: Uint8Array,
+    options?: DecryptMessageOptions,
+  ): Uint8Array<T> {
+    return this.#decrypt(out, packet, options);
+  }
+
+  /** Both decrypt calls: `out` FRESH decrypts into a new buffer of packet.length - 24 bytes. */
+  #decrypt<T extends ArrayBufferLike>(
+    out: Uint8Array<T> | typeof FRESH,
+    packet: Uint8Array,
+    options: DecryptMessageOptions | undefined,
+  ): Uint8Array<T> {
+    const handle = this.#live();
+    if (out !== FRESH) assertBytes(out, "out");
+    assertBytes(packet, "packet");
+    checkOptions(options);
+    const length = packet.length;
+    // Lengths are public: a packet that cannot be valid never reaches C.
+    if (length < MIN_PACKET_SIZE || length > MAX_PACKET_SIZE) throw new MtprotoSecurityError();
+    if (out === FRESH) out = allocate(length - MTPROTO_OVERHEAD) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
+    else checkOutput(out, length - MTPROTO_OVERHEAD);
+    const result = mtprotoDecrypt(handle, options?.server ? FROM_CLIENT : FROM_SERVER, out, packet, length);
+    if (result < 0) throw decryptError(result);
+    return written(out, result);
+  }
+
+  /** Wipes and frees the native key. Idempotent. */
+  dispose(): void {
+    const handle = this.#handle;
+    if (handle === null) return;
+    this.#handle = null;
+    registry.unregister(this);
+    authKeyFree(handle);
+    nativeReleased();
+  }
+
+  /** Same as {@link AuthKey.dispose}, for `using`. */
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}
