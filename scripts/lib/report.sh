@@ -1,0 +1,62 @@
+# shellcheck shell=bash
+# Counting for scripts/test.sh: every suite adds to one total, printed last as
+# "N passed, N failed, N skipped". Sourced; needs $results (a scratch dir).
+
+total_passed=0
+total_failed=0
+total_skipped=0
+skipped_list=
+status=0
+
+# record NAME PASSED FAILED
+record() {
+    printf '%-44s %6s passed, %s failed\n' "$1" "$2" "$3"
+    total_passed=$((total_passed + $2))
+    total_failed=$((total_failed + $3))
+    if [ "$3" -ne 0 ] || [ "$2" -eq 0 ]; then status=1; fi
+}
+
+# step NAME COMMAND...: a build or check that counts as one test.
+step() {
+    local name=$1; shift
+    echo "== $name"
+    if "$@"; then record "$name" 1 0; else record "$name" 0 1; fi
+}
+
+# suite NAME COMMAND...: a runner that ends with "N passed, N failed"; its
+# counts are recorded, and a non-zero exit or a missing summary fails it.
+suite() {
+    local name=$1; shift
+    local log="$results/${name//[^A-Za-z0-9]/_}.log"
+    echo "== $name"
+    "$@" 2>&1 | tee "$log"
+    local rc=${PIPESTATUS[0]}
+    local line
+    line=$(tr -d '\r' <"$log" | grep -E '^[0-9]+ passed, [0-9]+ failed(, [0-9]+ skipped)?$' | tail -1) # \r: Windows programs
+    if [ -z "$line" ]; then record "$name (no summary)" 0 1; return; fi
+    local p=${line%% passed*} f
+    f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+    record "$name" "$p" "$f"
+}
+
+# skip NAME: NAME could not run ($why). Under CI=true that is a failure.
+skip() {
+    if [ "${CI:-}" = true ]; then
+        echo "== $1: $why (CI=true: nothing may be skipped)"
+        record "$1 (tool missing)" 0 1
+        return
+    fi
+    printf '%-44s SKIPPED: %s\n' "$1" "$why"
+    total_skipped=$((total_skipped + 1))
+    skipped_list="$skipped_list  $1: $why"$'\n'
+}
+
+# report_total: the skipped suites with their reasons, then the total line.
+report_total() {
+    echo
+    if [ "$total_skipped" -ne 0 ]; then
+        printf 'SKIPPED (tools missing on this machine; CI runs them):\n%s' "$skipped_list"
+    fi
+    echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
+}
