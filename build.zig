@@ -4,6 +4,7 @@
 //!   zig build test                 known answers + differential tests, every backend
 //!   zig build bench                C-level throughput of every backend, then openssl speed
 //!   zig build -Dportable=true      no hardware backends (soft only)
+//!   zig build -Dnode-addon=false   skip the Node-API addon (zig-out/lib/tgcrypto.node)
 //!
 //! Without -Dtarget the host OS/arch is used but with a *baseline* CPU: the
 //! hardware paths are picked at run time by CPUID/HWCAP, never at build time.
@@ -49,6 +50,13 @@ pub fn build(b: *std.Build) void {
     b.installArtifact(lib);
     installPkgConfig(b);
 
+    // The Node-API addon (bindings/node/): the same core linked in, for Node.js.
+    const node_headers = nodeApiHeaders(b);
+    if (node_headers) |headers| {
+        const addon = nodeAddon(b, target, optimize, portable, headers);
+        b.getInstallStep().dependOn(&b.addInstallFileWithDir(addon.getEmittedBin(), .lib, "tgcrypto.node").step);
+    }
+
     // The C example, linked against the shared library like a user's program.
     const example = b.addExecutable(.{
         .name = "tgcrypto-example",
@@ -86,7 +94,7 @@ pub fn build(b: *std.Build) void {
     run_openssl.step.dependOn(&run_bench.step);
     b.step("bench", "C-level throughput of every backend, next to openssl speed").dependOn(&run_openssl.step);
 
-    addDist(b, portable);
+    addDist(b, portable, node_headers);
 }
 
 /// Prebuilt libraries, named as Node names platforms (process.platform-arch[-libc]).
@@ -101,8 +109,11 @@ const dist_targets = [_]struct { dir: []const u8, triple: []const u8 }{
     .{ .dir = "win32-arm64", .triple = "aarch64-windows-gnu" },
 };
 
-fn addDist(b: *std.Build, portable: bool) void {
-    const dist = b.step("dist", "Cross-build the shared library for every supported platform into zig-out/dist/");
+fn addDist(b: *std.Build, portable: bool, node_headers: ?std.Build.LazyPath) void {
+    const dist = b.step("dist", "Cross-build the shared library and the Node-API addon for every supported platform into zig-out/dist/");
+    // The platform packages ship both: no addon, no dist.
+    if (node_headers == null) dist.dependOn(&b.addFail("zig build dist needs the Node-API headers: run `npm install` " ++
+        "(node-api-headers) or pass -Dnode-api-headers=DIR").step);
     // zig-out/dist/SHA256SUMS, written by a host tool so every OS gets it.
     const sums_tool = b.addExecutable(.{
         .name = "sha256sums",
@@ -126,8 +137,58 @@ fn addDist(b: *std.Build, portable: bool) void {
         dist.dependOn(&install.step);
         sums.addArg(b.fmt("{s}/{s}", .{ t.dir, lib.out_filename }));
         sums.addFileArg(lib.getEmittedBin());
+        if (node_headers) |headers| {
+            const addon = nodeAddon(b, b.resolveTargetQuery(query), .fast, portable, headers);
+            dist.dependOn(&b.addInstallFile(addon.getEmittedBin(), b.fmt("dist/{s}/tgcrypto.node", .{t.dir})).step);
+            sums.addArg(b.fmt("{s}/tgcrypto.node", .{t.dir}));
+            sums.addFileArg(addon.getEmittedBin());
+        }
     }
     dist.dependOn(&b.addInstallFile(sums_file, "dist/SHA256SUMS").step);
+}
+
+/// The directory holding node_api.h: -Dnode-api-headers=DIR, else the
+/// node-api-headers devDependency in node_modules/ (MIT, installed by npm).
+/// Null when the addon is off (-Dnode-addon=false) or, by default, when the
+/// headers are not installed (a C-only build from source needs no npm).
+fn nodeApiHeaders(b: *std.Build) ?std.Build.LazyPath {
+    const enabled = b.option(bool, "node-addon", "Build the Node-API addon tgcrypto.node (default: when the headers are installed)");
+    if (enabled == false) return null;
+    if (b.option([]const u8, "node-api-headers", "Directory with node_api.h (default: node_modules/node-api-headers/include)")) |dir| {
+        return .{ .cwd_relative = dir };
+    }
+    const default_dir = "node_modules/node-api-headers/include";
+    b.dependOnFileMetadata(b.path(default_dir ++ "/node_api.h"));
+    b.root.access(b.graph.io, default_dir ++ "/node_api.h", .{}) catch {
+        if (enabled == true) return b.path(default_dir); // asked for: let the compiler say what is missing
+        return null;
+    };
+    return b.path(default_dir);
+}
+
+/// tgcrypto.node: the Node-API glue (bindings/node/) with the core compiled
+/// in, its tg_* symbols hidden (TG_API empty, -fvisibility=hidden) so only
+/// the module registration is exported. N-API itself comes from the host
+/// process: left undefined on ELF and Mach-O (resolved when Node loads the
+/// addon), looked up at run time on Windows (bindings/node/napi_windows.c).
+fn nodeAddon(
+    b: *std.Build,
+    target: std.Build.ResolvedTarget,
+    optimize: std.builtin.OptimizeMode,
+    portable: bool,
+    headers: std.Build.LazyPath,
+) *std.Build.Step.Compile {
+    const m = coreModule(b, target, optimize, portable);
+    m.addCMacro("TG_API", "");
+    m.addSystemIncludePath(headers);
+    m.addCSourceFiles(.{ .files = &.{"bindings/node/addon.c"}, .flags = &c_flags });
+    if (target.result.os.tag == .windows) {
+        m.addCMacro("NAPI_EXTERN", ""); // the forwarders are ours, not exports
+        m.addCSourceFiles(.{ .files = &.{"bindings/node/napi_windows.c"}, .flags = &c_flags });
+    }
+    const addon = b.addLibrary(.{ .name = "tgcrypto-node", .linkage = .dynamic, .root_module = m });
+    addon.linker_allow_shlib_undefined = target.result.os.tag != .windows;
+    return addon;
 }
 
 /// lib/pkgconfig/tgcrypto.pc for C users of an installed build.

@@ -21,7 +21,7 @@
 import { bindNative } from "./api.ts";
 import { loadNative } from "./runtime/load.ts";
 
-bindNative(await loadNative());
+bindNative(loadNative());
 
 export {
   AuthKey,

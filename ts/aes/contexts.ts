@@ -19,6 +19,7 @@ import {
   igeNew,
   igeUpdate,
   allocate,
+  finish,
   nativeInit,
 } from "../runtime/bound.ts";
 import { nativeError, TgCryptoError } from "../errors.ts";
@@ -115,7 +116,7 @@ abstract class NativeContext implements Disposable {
     const out = allocate(length);
     const code = this.#kind.update(handle, out, data, length);
     if (code !== 0) throw nativeError(code);
-    return out;
+    return finish(out);
   }
 
   /**

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { allocate, cbcDecrypt, cbcEncrypt, ctr256, igeDecrypt, igeEncrypt } from "../runtime/bound.ts";
+import { allocate, cbcDecrypt, cbcEncrypt, ctr256, finish, igeDecrypt, igeEncrypt } from "../runtime/bound.ts";
 import { nativeError } from "../errors.ts";
 import { assertBytes, CBC_IV_SIZE, checkBlockCall, checkCtrCall, checkOutput, IGE_IV_SIZE, written } from "../validate.ts";
 
@@ -27,7 +27,7 @@ export function ige256Encrypt(data: Uint8Array, key: Uint8Array, iv: Uint8Array)
   const out = allocate(length);
   const code = igeEncrypt(out, data, length, key, iv);
   if (code !== 0) throw nativeError(code);
-  return out;
+  return finish(out);
 }
 
 /**
@@ -45,7 +45,7 @@ export function ige256Decrypt(data: Uint8Array, key: Uint8Array, iv: Uint8Array)
   const out = allocate(length);
   const code = igeDecrypt(out, data, length, key, iv);
   if (code !== 0) throw nativeError(code);
-  return out;
+  return finish(out);
 }
 
 /**
@@ -71,7 +71,7 @@ export function ctr256Encrypt(
   const out = allocate(length);
   const code = ctr256(out, data, length, key, iv, state);
   if (code !== 0) throw nativeError(code);
-  return out;
+  return finish(out);
 }
 
 /** AES-256-CTR decryption: the same operation (and function) as {@link ctr256Encrypt}. */
@@ -92,7 +92,7 @@ export function cbc256Encrypt(data: Uint8Array, key: Uint8Array, iv: Uint8Array)
   const out = allocate(length);
   const code = cbcEncrypt(out, data, length, key, iv);
   if (code !== 0) throw nativeError(code);
-  return out;
+  return finish(out);
 }
 
 /**
@@ -110,7 +110,7 @@ export function cbc256Decrypt(data: Uint8Array, key: Uint8Array, iv: Uint8Array)
   const out = allocate(length);
   const code = cbcDecrypt(out, data, length, key, iv);
   if (code !== 0) throw nativeError(code);
-  return out;
+  return finish(out);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -7,7 +7,16 @@
  * @module
  */
 
-import { allocate, authKeyFree, authKeyId, authKeyNew, mtprotoDecrypt, mtprotoEncrypt, nativeInit } from "../runtime/bound.ts";
+import {
+  allocate,
+  authKeyFree,
+  authKeyId,
+  authKeyNew,
+  finish,
+  mtprotoDecrypt,
+  mtprotoEncrypt,
+  nativeInit,
+} from "../runtime/bound.ts";
 import { MtprotoSecurityError, nativeError, TgCryptoError } from "../errors.ts";
 import { nativeCreated, nativeReleased } from "../runtime/gc_pressure.ts";
 import type { ContextHandle } from "../runtime/native.ts";
@@ -305,6 +314,7 @@ export class AuthKey implements Disposable {
     const padLength = paddingLength(options, length);
     const packetLength = MTPROTO_OVERHEAD + length + padLength;
     if (packetLength > MAX_PACKET_SIZE) throw new RangeError(TOO_LARGE);
+    const fresh = out === FRESH;
     if (out === FRESH) out = allocate(packetLength) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
     else checkOutput(out, packetLength);
     setPlaintext(plaintext, length);
@@ -315,6 +325,7 @@ export class AuthKey implements Disposable {
     );
     release();
     if (code !== 0) throw nativeError(code);
+    if (fresh) return finish(out as Uint8Array<ArrayBuffer>) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
     return written(out, packetLength);
   }
 
@@ -368,10 +379,15 @@ export class AuthKey implements Disposable {
     const length = packet.length;
     // Lengths are public: a packet that cannot be valid never reaches C.
     if (length < MIN_PACKET_SIZE || length > MAX_PACKET_SIZE) throw new MtprotoSecurityError();
+    const fresh = out === FRESH;
     if (out === FRESH) out = allocate(length - MTPROTO_OVERHEAD) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
     else checkOutput(out, length - MTPROTO_OVERHEAD);
     const result = mtprotoDecrypt(handle, options?.server ? FROM_CLIENT : FROM_SERVER, out, packet, length);
-    if (result < 0) throw decryptError(result);
+    if (result < 0) {
+      if (fresh) finish(out as Uint8Array<ArrayBuffer>); // drops it (and wipes a scratch)
+      throw decryptError(result);
+    }
+    if (fresh) out = finish(out as Uint8Array<ArrayBuffer>) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
     return written(out, result);
   }
 

@@ -8,6 +8,7 @@
 
 import {
   allocate,
+  finish,
   hashEngineName,
   nativeInit,
   sha1Final,
@@ -86,7 +87,7 @@ export function sha256(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   checkParts(parts);
   const digest = allocate(SHA256_SIZE);
   hashParts(SHA256, digest, parts);
-  return digest;
+  return finish(digest);
 }
 
 /**
@@ -99,7 +100,7 @@ export function sha1(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   checkParts(parts);
   const digest = allocate(SHA1_SIZE);
   hashParts(SHA1, digest, parts);
-  return digest;
+  return finish(digest);
 }
 
 /**

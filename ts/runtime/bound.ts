@@ -53,8 +53,10 @@ export let mtprotoDecrypt: Native["tg_mtproto_decrypt"] = notLoaded;
 export let factorize: Native["tg_factorize_pq"] = notLoaded;
 let loadedPath: string | undefined;
 
-/** A fresh output of `length` (> 0) bytes that nothing else references. */
+/** A fresh output of `length` (> 0) bytes that nothing else references (once passed through {@link finish}). */
 export let allocate: Native["allocateOutput"] = (length) => new Uint8Array(length);
+/** What the caller gets for an output from {@link allocate} after the native call wrote it. */
+export let finish: Native["finishOutput"] = (out) => out;
 
 /** Points every binding at a loaded library. Internal: called by `bindNative`. */
 export function bind(native: Native): void {
@@ -97,6 +99,7 @@ export function bind(native: Native): void {
   mtprotoDecrypt = native.tg_mtproto_decrypt;
   factorize = native.tg_factorize_pq;
   allocate = native.allocateOutput;
+  finish = native.finishOutput;
   loadedPath = native.path;
 }
 

@@ -6,13 +6,40 @@
  * computed earlier, because JSC may move a small typed array's storage
  * (oven-sh/bun#32054).
  *
+ * Loading is synchronous, like the other bindings. `bun:ffi` and the
+ * platform packages are reached through Bun's `require` (Bun has it in ES
+ * modules), never through a static import: Node.js and Deno parse this file
+ * too (load.ts imports every binding) and have no `bun:ffi`. The platform
+ * packages are required by literal name so that `bun build --compile` sees
+ * them and embeds the installed one's library (its "bun" export is a
+ * `with { type: "file" }` import).
+ *
  * @module
  */
 
-import { CString, dlopen, type Pointer } from "bun:ffi";
-import { locateLibrary } from "./locate.ts";
+import { locateNative } from "./locate.ts";
 import { loadFailure, type Native, nativeFromSymbols } from "./native.ts";
-import { type ArgKind, type MapDefinitions, type ResultKind, type SymbolName, symbols } from "./symbols.ts";
+import {
+  type ArgKind,
+  type MapDefinitions,
+  type ResultKind,
+  type SymbolFunctions,
+  type SymbolName,
+  symbols,
+} from "./symbols.ts";
+
+/** Bun's CommonJS `require`, present in its ES modules (declared here: Deno's type checker has none). */
+declare const require: (id: string) => unknown;
+
+/** The part of `bun:ffi` used here (typed locally, so that Deno and Node type-check this file). */
+type Pointer = number;
+interface BunFfi {
+  dlopen(path: string, definitions: BunDefinitions): { symbols: unknown };
+  CString: new (pointer: Pointer) => { toString(): string };
+}
+
+/** The part of the `Bun` global used here. */
+const bunGlobal = (globalThis as unknown as { Bun: { allocUnsafe(length: number): Uint8Array<ArrayBuffer> } }).Bun;
 
 const BUN_ARG_TYPES = {
   bytes: "ptr",
@@ -43,9 +70,11 @@ function bunDefinitions(): BunDefinitions {
 }
 
 /** A returned `const char *` as a JS string (null for NULL). */
-function readCString(pointer: Pointer | bigint | null): string | null {
-  if (pointer === null || pointer === 0 || typeof pointer === "bigint") return null;
-  return new CString(pointer).toString();
+function cStringReader(ffi: BunFfi): (pointer: Pointer | bigint | null) => string | null {
+  return (pointer) => {
+    if (pointer === null || pointer === 0 || typeof pointer === "bigint") return null;
+    return new ffi.CString(pointer).toString();
+  };
 }
 
 /**
@@ -57,7 +86,30 @@ const UNINITIALIZED_OUTPUT_MIN_BYTES = 512;
 
 /** Output allocator for {@link Native.allocateOutput}. */
 function allocateOutput(length: number): Uint8Array<ArrayBuffer> {
-  return length < UNINITIALIZED_OUTPUT_MIN_BYTES ? new Uint8Array(length) : Bun.allocUnsafe(length);
+  return length < UNINITIALIZED_OUTPUT_MIN_BYTES ? new Uint8Array(length) : bunGlobal.allocUnsafe(length);
+}
+
+/**
+ * The platform package's library. One literal require per package so that
+ * `bun build --compile` sees them all and embeds the installed one; the
+ * try/catch lets it skip the others, which are never installed together.
+ */
+function libraryInPlatformPackage(packageName: string): string | undefined {
+  try {
+    switch (packageName) {
+      case "tgcrypto-ffi-linux-x64-gnu": return (require("tgcrypto-ffi-linux-x64-gnu") as { default: string }).default;
+      case "tgcrypto-ffi-linux-arm64-gnu": return (require("tgcrypto-ffi-linux-arm64-gnu") as { default: string }).default;
+      case "tgcrypto-ffi-linux-x64-musl": return (require("tgcrypto-ffi-linux-x64-musl") as { default: string }).default;
+      case "tgcrypto-ffi-linux-arm64-musl": return (require("tgcrypto-ffi-linux-arm64-musl") as { default: string }).default;
+      case "tgcrypto-ffi-darwin-x64": return (require("tgcrypto-ffi-darwin-x64") as { default: string }).default;
+      case "tgcrypto-ffi-darwin-arm64": return (require("tgcrypto-ffi-darwin-arm64") as { default: string }).default;
+      case "tgcrypto-ffi-win32-x64": return (require("tgcrypto-ffi-win32-x64") as { default: string }).default;
+      case "tgcrypto-ffi-win32-arm64": return (require("tgcrypto-ffi-win32-arm64") as { default: string }).default;
+    }
+  } catch {
+    // not installed (npm skipped it, or optional dependencies were omitted)
+  }
+  return undefined;
 }
 
 /**
@@ -66,14 +118,19 @@ function allocateOutput(length: number): Uint8Array<ArrayBuffer> {
  * @throws {Error} when the library is missing or cannot be loaded (the
  *   loader's error is kept as `cause`).
  */
-export async function loadNative(): Promise<Native> {
-  const { path, origin } = await locateLibrary();
+export function loadNative(): Native {
+  const ffi = require("bun:ffi") as BunFfi;
+  const { path, origin } = locateNative("library", libraryInPlatformPackage);
   let library;
   try {
-    library = dlopen(path, bunDefinitions());
+    library = ffi.dlopen(path, bunDefinitions());
   } catch (cause) {
     throw loadFailure(path, origin, cause);
   }
-  return nativeFromSymbols({ runtime: "bun", path, allocateOutput }, library.symbols, readCString);
+  return nativeFromSymbols(
+    { runtime: "bun", path, allocateOutput, finishOutput: (out) => out },
+    library.symbols as SymbolFunctions<Pointer, Pointer | bigint | null>,
+    cStringReader(ffi),
+  );
 }
 

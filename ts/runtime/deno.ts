@@ -5,11 +5,12 @@
  * honoured; Deno keeps typed-array storage off the V8 heap, so addresses are
  * stable during a call). Lengths are `"u32"`: 64-bit types would turn into
  * BigInt and leave the fast call path. Contexts are `"pointer"` objects.
+ * `Deno.dlopen` is synchronous, and so is loading.
  *
  * @module
  */
 
-import { locateLibrary } from "./locate.ts";
+import { locateNative } from "./locate.ts";
 import { loadFailure, type Native, nativeFromSymbols } from "./native.ts";
 import { type ArgKind, type ResultKind, type SymbolFunctions, type SymbolName, symbols } from "./symbols.ts";
 
@@ -62,9 +63,9 @@ function denoDefinitions(): Record<string, { parameters: string[]; result: strin
  *   loader's error is kept as `cause`); Deno permission errors are rethrown
  *   unchanged.
  */
-export async function loadNative(): Promise<Native> {
+export function loadNative(): Native {
   const deno = (globalThis as unknown as { Deno: DenoFfi }).Deno;
-  const { path, origin } = await locateLibrary();
+  const { path, origin } = locateNative("library");
   let library;
   try {
     library = deno.dlopen(path, denoDefinitions());
@@ -74,7 +75,7 @@ export async function loadNative(): Promise<Native> {
     throw loadFailure(path, origin, cause);
   }
   return nativeFromSymbols(
-    { runtime: "deno", path, allocateOutput: (length) => new Uint8Array(length) },
+    { runtime: "deno", path, allocateOutput: (length) => new Uint8Array(length), finishOutput: (out) => out },
     library.symbols,
     (pointer: PointerValue) => (pointer === null ? null : deno.UnsafePointerView.getCString(pointer)),
   );

@@ -17,7 +17,7 @@
  * collection (at least {@link BASE_THRESHOLD}) it asks for a collection:
  *   - Bun: `Bun.gc(false)`, its public call for a collection that does not
  *     block;
- *   - Deno (V8), where script has no such call: it allocates one large
+ *   - Deno and Node.js (V8), where script has no such call: it allocates one large
  *     ArrayBuffer and drops it. V8 counts ArrayBuffer memory as external
  *     memory and answers a jump past its external limit with a full
  *     collection, which runs the finalizers. The buffer's pages are never
@@ -42,9 +42,10 @@ export const BASE_THRESHOLD = 4096;
 /** Size of the V8 hint: over its 64 MiB external-memory soft limit. */
 const HINT_BYTES = 96 * 1024 * 1024;
 
-// Bun has a public call for it; in V8 (Deno) script can only allocate.
+// Bun has a public call for it; in V8 (Deno, Node.js) script can only allocate.
 const bun = (globalThis as { Bun?: { gc(force: boolean): void } }).Bun;
-const enabled = bun !== undefined || (globalThis as { Deno?: unknown }).Deno !== undefined;
+const enabled = bun !== undefined || (globalThis as { Deno?: unknown }).Deno !== undefined ||
+  typeof (globalThis as { process?: { versions?: { node?: unknown } } }).process?.versions?.node === "string";
 
 let outstanding = 0;
 let threshold = BASE_THRESHOLD;

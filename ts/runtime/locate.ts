@@ -1,16 +1,19 @@
 /**
- * Finds the libtgcrypto shared library to load. Runtime-neutral: works in
- * Bun and Deno (and imports cleanly in Node).
+ * Finds what a binding loads: the libtgcrypto shared library (Bun, Deno) or
+ * the Node-API addon tgcrypto.node (Node.js). Runtime-neutral and
+ * synchronous (no top-level await anywhere, so the package can be
+ * `require()`d in Node.js).
  *
- * Order: `TGCRYPTO_LIB` (exclusive), then the dev build in zig-out/ (a
- * source checkout), then the platform package `tgcrypto-ffi-<platform>`
- * that npm installed as an optional dependency.
+ * Order: `TGCRYPTO_LIB` (exclusive; for the addon `TGCRYPTO_ADDON`, else the
+ * addon beside `TGCRYPTO_LIB`), then the dev build in zig-out/ (a source
+ * checkout), then the platform package `tgcrypto-ffi-<platform>` that npm
+ * installed as an optional dependency (it holds both files).
  *
  * @module
  */
 
 import { readFileSync, statSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 /** Environment variable holding an explicit path to the shared library. */
 export const LIBRARY_PATH_ENV = "TGCRYPTO_LIB";
@@ -142,36 +145,51 @@ export function platformTarget(): { readonly name: string; readonly supported: b
   return { name, supported };
 }
 
+/** What a binding loads: the shared library (bun:ffi, Deno.dlopen) or the Node-API addon (Node.js). */
+export type NativeArtifact = "library" | "addon";
+
+/** Environment variable holding an explicit path to the Node-API addon (tgcrypto.node). */
+export const ADDON_PATH_ENV = "TGCRYPTO_ADDON";
+
+/** File name of the addon, in the dev build and in every platform package. */
+export const ADDON_FILE = "tgcrypto.node";
+
 /**
- * Imports the platform package and returns its default export: the path of
- * the library inside it. One literal import per package so that bundlers
- * (`bun build --compile`) see them all and embed the installed one; the
- * try/catch lets them skip the others, which are never installed together.
- * Undefined when the package is not installed.
+ * Where a platform package's copy of an artifact is: the package name
+ * (`tgcrypto-ffi-linux-x64-gnu`, ...) -> the file's path, or undefined when
+ * the package is not installed. Bun passes one that `require`s the package
+ * literally (so `bun build --compile` embeds the library).
  */
-async function importPlatformPackage(target: string): Promise<string | undefined> {
-  try {
-    switch (target) {
-      case "linux-x64-gnu": return (await import("tgcrypto-ffi-linux-x64-gnu")).default;
-      case "linux-arm64-gnu": return (await import("tgcrypto-ffi-linux-arm64-gnu")).default;
-      case "linux-x64-musl": return (await import("tgcrypto-ffi-linux-x64-musl")).default;
-      case "linux-arm64-musl": return (await import("tgcrypto-ffi-linux-arm64-musl")).default;
-      case "darwin-x64": return (await import("tgcrypto-ffi-darwin-x64")).default;
-      case "darwin-arm64": return (await import("tgcrypto-ffi-darwin-arm64")).default;
-      case "win32-x64": return (await import("tgcrypto-ffi-win32-x64")).default;
-      case "win32-arm64": return (await import("tgcrypto-ffi-win32-arm64")).default;
-    }
-  } catch {
-    // not installed (npm skipped it, or optional dependencies were omitted)
-  }
-  return undefined;
+export type PlatformPackageFile = (packageName: string) => string | undefined;
+
+/** File name of the shared library in a platform package (as `zig build dist` names it). */
+export function libraryFile(platform: string): string {
+  return platform === "win32" ? "tgcrypto.dll" : platform === "darwin" ? "libtgcrypto.dylib" : "libtgcrypto.so";
 }
 
-/** Path of the library that `zig build` produces, relative to the zig-out/ prefix. */
-function devBuildFile(platform: string): string {
+/** `import.meta.resolve` (typed here: not every type checker used on this file declares it). */
+type ImportMetaResolve = ImportMeta & { resolve(specifier: string): string };
+
+/**
+ * The default {@link PlatformPackageFile}: resolves the package from this
+ * module (synchronously, without running it: `import.meta.resolve` works the
+ * same in Node.js, Deno and Bun) and takes `file` beside its index.
+ */
+export function fileInPlatformPackage(file: string): PlatformPackageFile {
+  return (packageName) => {
+    try {
+      return fileURLToPath(new URL(`./${file}`, (import.meta as ImportMetaResolve).resolve(packageName)));
+    } catch {
+      return undefined; // not installed (npm skipped it, or optional dependencies were omitted)
+    }
+  };
+}
+
+/** Path of an artifact that `zig build` produces, relative to the zig-out/ prefix. */
+function devBuildFile(platform: string, artifact: NativeArtifact): string {
+  if (artifact === "addon") return `zig-out/lib/${ADDON_FILE}`;
   if (platform === "win32") return "zig-out/bin/tgcrypto.dll";
-  if (platform === "darwin") return "zig-out/lib/libtgcrypto.dylib";
-  return "zig-out/lib/libtgcrypto.so";
+  return `zig-out/lib/${libraryFile(platform)}`;
 }
 
 /** The package root as a file: URL string; this file lives in `<root>/ts/runtime/` (`<root>/js/runtime/` when packed). */
@@ -179,25 +197,53 @@ function packageRoot(): string {
   return new URL("../../", import.meta.url).href;
 }
 
+/** The explicit path from the environment, if any (exclusive: a missing file is an error, never a fallback). */
+function fromEnvironment(artifact: NativeArtifact): LibraryCandidate | undefined {
+  const library = readEnv(LIBRARY_PATH_ENV);
+  if (artifact === "library") {
+    if (library === undefined) return undefined;
+    if (probeFile(library) !== "missing") return { path: library, origin: `$${LIBRARY_PATH_ENV}` };
+    throw new Error(`tgcrypto-ffi: native library not found: ${LIBRARY_PATH_ENV}=${library} does not exist.`);
+  }
+  const addon = readEnv(ADDON_PATH_ENV);
+  if (addon !== undefined) {
+    if (probeFile(addon) !== "missing") return { path: addon, origin: `$${ADDON_PATH_ENV}` };
+    throw new Error(`tgcrypto-ffi: Node-API addon not found: ${ADDON_PATH_ENV}=${addon} does not exist.`);
+  }
+  if (library === undefined) return undefined;
+  // TGCRYPTO_LIB names a shared library, which Node.js cannot load: the addon ships beside it.
+  const beside = fileURLToPath(new URL(`./${ADDON_FILE}`, pathToFileURL(library)));
+  if (probeFile(beside) !== "missing") return { path: beside, origin: `beside $${LIBRARY_PATH_ENV}` };
+  throw new Error(
+    `tgcrypto-ffi: Node-API addon not found: ${LIBRARY_PATH_ENV}=${library} is set, and Node.js loads ` +
+      `${ADDON_FILE} from the same directory (${beside} does not exist). Set ${ADDON_PATH_ENV} to the path of ` +
+      `${ADDON_FILE}, or unset ${LIBRARY_PATH_ENV}.`,
+  );
+}
+
 /**
- * Returns the library to load. `TGCRYPTO_LIB` wins outright: when set it is
- * the only candidate, so a typo is reported instead of silently loading some
- * other build. Otherwise the dev build if it exists, else the platform
- * package. A candidate that cannot be checked (Deno without --allow-read) is
- * still returned and left for dlopen to judge, the platform package first.
+ * Returns the shared library (or the Node-API addon) to load, synchronously.
+ * `TGCRYPTO_LIB` (`TGCRYPTO_ADDON` for the addon, else the addon beside
+ * `TGCRYPTO_LIB`) wins outright: when set it is the only candidate, so a typo
+ * is reported instead of silently loading some other build. Otherwise the
+ * dev build if it exists, else the platform package. A candidate that cannot
+ * be checked (Deno without --allow-read) is still returned and left for
+ * dlopen to judge, the platform package first.
  *
+ * @param fromPackage finds the artifact in an installed platform package
+ *   (default: {@link fileInPlatformPackage})
  * @throws {Error} naming the platform package it looked for, the detected
  *   platform, the environment overrides, and every path tried.
  */
-export async function locateLibrary(): Promise<LibraryCandidate> {
-  const fromEnv = readEnv(LIBRARY_PATH_ENV);
-  if (fromEnv !== undefined) {
-    if (probeFile(fromEnv) !== "missing") return { path: fromEnv, origin: `$${LIBRARY_PATH_ENV}` };
-    throw new Error(`tgcrypto-ffi: native library not found: ${LIBRARY_PATH_ENV}=${fromEnv} does not exist.`);
-  }
+export function locateNative(
+  artifact: NativeArtifact,
+  fromPackage: PlatformPackageFile = fileInPlatformPackage(artifact === "addon" ? ADDON_FILE : libraryFile(currentPlatform())),
+): LibraryCandidate {
+  const explicit = fromEnvironment(artifact);
+  if (explicit !== undefined) return explicit;
 
   const dev = {
-    path: fileURLToPath(new URL(devBuildFile(currentPlatform()), packageRoot())),
+    path: fileURLToPath(new URL(devBuildFile(currentPlatform(), artifact), packageRoot())),
     origin: "dev build",
   };
   const devState = probeFile(dev.path);
@@ -205,7 +251,7 @@ export async function locateLibrary(): Promise<LibraryCandidate> {
 
   const target = platformTarget();
   const packageName = `tgcrypto-ffi-${target.name}`;
-  const packagePath = target.supported ? await importPlatformPackage(target.name) : undefined;
+  const packagePath = target.supported ? fromPackage(packageName) : undefined;
   if (packagePath !== undefined && probeFile(packagePath) !== "missing") {
     return { path: packagePath, origin: `package ${packageName}` };
   }
@@ -213,6 +259,7 @@ export async function locateLibrary(): Promise<LibraryCandidate> {
     return { ...dev, origin: `dev build, unchecked (no read permission); ${packageName} is not installed` };
   }
 
+  const what = artifact === "addon" ? `Node-API addon (${ADDON_FILE})` : "native library";
   const tried = [
     `  ${dev.path} (dev build): not found`,
     packagePath === undefined
@@ -220,7 +267,7 @@ export async function locateLibrary(): Promise<LibraryCandidate> {
       : `  ${packagePath} (package ${packageName}): not found`,
   ];
   throw new Error(
-    `tgcrypto-ffi: native library not found (detected platform: ${target.name}). Tried:\n${tried.join("\n")}\n` +
+    `tgcrypto-ffi: ${what} not found (detected platform: ${target.name}). Tried:\n${tried.join("\n")}\n` +
       (target.supported
         ? `Install ${packageName} (an optional dependency of tgcrypto-ffi; check that optional ` +
           `dependencies were not omitted, e.g. by --omit=optional).\n`
@@ -228,7 +275,10 @@ export async function locateLibrary(): Promise<LibraryCandidate> {
       (currentPlatform() === "linux"
         ? `If the C library was detected wrongly, set ${LIBC_ENV}=musl or glibc (now ${readEnv(LIBC_ENV) ?? "unset"}).\n`
         : "") +
-      `Or set ${LIBRARY_PATH_ENV} to the path of a libtgcrypto shared library ` +
-      `(in a source checkout, \`npm run build\` builds one into zig-out/).`,
+      (artifact === "addon"
+        ? `Or set ${ADDON_PATH_ENV} to the path of a ${ADDON_FILE} ` +
+          `(in a source checkout, \`npm run build\` builds one into zig-out/lib/).`
+        : `Or set ${LIBRARY_PATH_ENV} to the path of a libtgcrypto shared library ` +
+          `(in a source checkout, \`npm run build\` builds one into zig-out/).`),
   );
 }

@@ -1,6 +1,6 @@
 /**
- * The contract between the runtime bindings (`bun.ts`,
- * `deno.ts`) and the runtime-neutral API (`../api.ts`).
+ * The contract between the runtime bindings (`bun.ts`, `deno.ts`,
+ * `node.ts`) and the runtime-neutral API (`../api.ts`).
  *
  * Functions keep their C names and argument order (see `symbols.ts`); the
  * only translations are C strings into JS strings and contexts into opaque
@@ -15,13 +15,14 @@ import type { SymbolFunctions } from "./symbols.ts";
 declare const contextBrand: unique symbol;
 
 /**
- * An opaque `tg_*_ctx *` (a number in Bun, a pointer object in Deno).
+ * An opaque `tg_*_ctx *` (a number in Bun, a pointer object in Deno, an
+ * external object of the addon in Node.js).
  * Only ever passed back to the library that returned it.
  */
 export type ContextHandle = { readonly [contextBrand]: "tg_ctx" };
 
 /** Which FFI a {@link Native} was loaded with. */
-export type RuntimeName = "bun" | "deno";
+export type RuntimeName = "bun" | "deno" | "node";
 
 /** libtgcrypto loaded into the current runtime. */
 export interface Native {
@@ -35,6 +36,15 @@ export interface Native {
    * completely overwritten before it is returned (and dropped on error).
    */
   readonly allocateOutput: (length: number) => Uint8Array<ArrayBuffer>;
+  /**
+   * What the caller gets, once the native call has written an array from
+   * {@link Native.allocateOutput}. The identity in Bun and Deno. In Node.js a
+   * small output (<= 64 bytes) is written into a long-lived off-heap scratch
+   * and copied out here to a fresh array, the scratch wiped (see node.ts:
+   * V8 copies a small fresh array out of its heap when native code first
+   * asks for its address, which costs more than the call).
+   */
+  readonly finishOutput: (out: Uint8Array<ArrayBuffer>) => Uint8Array<ArrayBuffer>;
 
   /** `tg_strerror`: static English text for a return code. */
   readonly tg_strerror: (code: number) => string;
@@ -146,7 +156,7 @@ export interface Native {
  * {@link ContextHandle} only brands it, so the single cast changes no value.
  */
 export function nativeFromSymbols<C, P>(
-  base: Pick<Native, "runtime" | "path" | "allocateOutput">,
+  base: Pick<Native, "runtime" | "path" | "allocateOutput" | "finishOutput">,
   symbols: SymbolFunctions<C, P>,
   readCString: (pointer: P) => string | null,
 ): Native {

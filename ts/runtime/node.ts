@@ -1,0 +1,94 @@
+/**
+ * Loads libtgcrypto into Node.js through its Node-API addon, `tgcrypto.node`
+ * (bindings/node/addon.c: the C core compiled in, one JS function per C
+ * function, every argument checked in C).
+ *
+ * Why an addon and not `node:ffi`: `node:ffi` exists only from Node 26.1, is
+ * experimental (it warns), and its wrapper converts every typed array of a
+ * call with four or more arguments through a slow pointer lookup: ~450-600
+ * ns for a `tg_ige256_encrypt` against ~80 ns through Node-API on the same
+ * machine (bench/ prints both). Node-API works unflagged on every supported
+ * line (22, 24, 26).
+ *
+ * The addon's functions already have the C names, argument order and JS
+ * types of the {@link Native} contract (C strings come back as strings,
+ * contexts as type-tagged externals), so they are passed through untouched.
+ * What this file adds is the output allocation, tuned for V8:
+ *
+ * - V8 keeps typed arrays of up to 64 bytes inside its heap, and copies one
+ *   out to separately allocated memory the first time native code asks for
+ *   its address (150-300 ns, more than the call). So an output of at most
+ *   64 bytes is written into a long-lived off-heap scratch and copied out to
+ *   a fresh array by {@link finishOutput}, which wipes the scratch at once
+ *   (the copy is an ordinary small array with its own ArrayBuffer, as
+ *   everywhere else). Measured in bench/ (Node row "output ≤ 64 B").
+ * - From 512 bytes on, outputs come from `Buffer.allocUnsafeSlow` (never
+ *   pooled: an ArrayBuffer of exactly that size that nothing else holds,
+ *   not zero-filled: every output is completely overwritten), viewed as a
+ *   plain Uint8Array (a Buffer's `slice` would be a view, not a copy);
+ *   between, `new Uint8Array`.
+ *
+ * Loading is synchronous (`createRequire` of the addon), so the package has
+ * no top-level await and Node can `require()` it.
+ *
+ * @module
+ */
+
+import { Buffer } from "node:buffer";
+import { createRequire } from "node:module";
+
+import { locateNative } from "./locate.ts";
+import { loadFailure, type Native } from "./native.ts";
+import { type SymbolName, symbols } from "./symbols.ts";
+
+/** V8_TYPED_ARRAY_MAX_SIZE_IN_HEAP: typed arrays up to this size live in the JS heap. */
+export const ON_HEAP_MAX_BYTES = 64;
+
+/** From this size on, outputs skip the zero-fill of `new Uint8Array`. */
+const UNINITIALIZED_OUTPUT_MIN_BYTES = 512;
+
+// An explicit ArrayBuffer is always off-heap; one view per length, made once.
+const scratch = new Uint8Array(new ArrayBuffer(ON_HEAP_MAX_BYTES));
+const scratchViews: Uint8Array<ArrayBuffer>[] = [];
+for (let n = 0; n <= ON_HEAP_MAX_BYTES; n++) scratchViews.push(scratch.subarray(0, n));
+
+/** {@link Native.allocateOutput} for Node.js. */
+function allocateOutput(length: number): Uint8Array<ArrayBuffer> {
+  if (length <= ON_HEAP_MAX_BYTES) return scratchViews[length]!;
+  if (length < UNINITIALIZED_OUTPUT_MIN_BYTES) return new Uint8Array(length);
+  return new Uint8Array(Buffer.allocUnsafeSlow(length).buffer as ArrayBuffer, 0, length);
+}
+
+/** {@link Native.finishOutput} for Node.js: a scratch view is copied out, and the scratch wiped. */
+function finishOutput(out: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  const length = out.length;
+  if (length > ON_HEAP_MAX_BYTES || out !== scratchViews[length]) return out;
+  const copy = out.slice();
+  out.fill(0);
+  return copy;
+}
+
+/** The addon's exports: the C functions of the contract. */
+type Addon = Omit<Native, "runtime" | "path" | "allocateOutput" | "finishOutput">;
+
+/**
+ * Opens the addon found by {@link locateNative} and returns its functions.
+ *
+ * @throws {Error} when the addon is missing, cannot be loaded (the loader's
+ *   error is kept as `cause`) or lacks a function of the contract (an addon
+ *   from another version).
+ */
+export function loadNative(): Native {
+  const { path, origin } = locateNative("addon");
+  let addon: Record<string, unknown>;
+  try {
+    addon = createRequire(import.meta.url)(path) as Record<string, unknown>;
+  } catch (cause) {
+    throw loadFailure(path, origin, cause);
+  }
+  const missing = (Object.keys(symbols) as SymbolName[]).filter((name) => typeof addon[name] !== "function");
+  if (missing.length !== 0) {
+    throw loadFailure(path, origin, new Error(`not this version's addon: it lacks ${missing.join(", ")}`));
+  }
+  return { ...(addon as unknown as Addon), runtime: "node", path, allocateOutput, finishOutput };
+}
