@@ -56,7 +56,7 @@ static INIT_ONCE once = INIT_ONCE_STATIC_INIT;
 static BOOL resolved = FALSE;
 
 /* The module exporting N-API: the host executable, else a shared-library Node. */
-static HMODULE napi_module(void) {
+static HMODULE host_module(void) {
     const wchar_t *names[] = {NULL, L"libnode.dll", L"node.dll"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         HMODULE module = GetModuleHandleW(names[i]);
@@ -67,7 +67,7 @@ static HMODULE napi_module(void) {
 
 static BOOL CALLBACK resolve(PINIT_ONCE init, PVOID parameter, PVOID *context) {
     (void)init; (void)parameter; (void)context;
-    HMODULE module = napi_module();
+    HMODULE module = host_module();
     if (module == NULL) return TRUE; /* resolved stays FALSE */
     BOOL all = TRUE;
     /* FARPROC -> the function's type through a generic function pointer (no -Wcast-function-type). */

@@ -1,11 +1,13 @@
 /**
  * Thread safety: several Workers, each loading the library, encrypt at the
  * same time; every result is checked against the node:crypto reference.
+ * (Web Workers in Bun and Deno, node:worker_threads in Node.js.)
  */
 import { describe, expect, test } from "vitest";
 import { equalBytes } from "../helpers/bytes.ts";
 import { refCbc, refCtr, refIge } from "../helpers/reference.ts";
 import type { ThreadCase } from "../helpers/thread_worker.ts";
+import { startWorker } from "../helpers/web_worker.ts";
 
 function expected(c: ThreadCase): Uint8Array {
   switch (c.op) {
@@ -18,13 +20,13 @@ function expected(c: ThreadCase): Uint8Array {
 }
 
 function runWorker(seed: string, count: number): Promise<ThreadCase[]> {
-  const worker = new Worker(new URL("../helpers/thread_worker.ts", import.meta.url), { type: "module" });
+  const worker = startWorker(new URL("../helpers/thread_worker.ts", import.meta.url));
   return new Promise<ThreadCase[]>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<ThreadCase[] | "ready">) => {
+    worker.onmessage = (event: { data: ThreadCase[] | "ready" }) => {
       if (event.data === "ready") worker.postMessage({ seed, count });
       else resolve(event.data);
     };
-    worker.onerror = (event) => reject(new Error(`worker failed: ${(event as ErrorEvent).message}`));
+    worker.onerror = (event) => reject(new Error(`worker failed: ${event.message}`));
   }).finally(() => worker.terminate());
 }
 

@@ -5,6 +5,7 @@
  */
 import { cbc256Decrypt, cbc256Encrypt, ctr256Encrypt, CtrContext, ige256Decrypt, ige256Encrypt } from "../../ts/mod.ts";
 import { Prng } from "./prng.ts";
+import { workerScope } from "./web_worker.ts";
 
 export type ThreadOp = "ige-enc" | "ige-dec" | "cbc-enc" | "cbc-dec" | "ctr" | "ctr-context";
 export interface ThreadCase {
@@ -37,9 +38,14 @@ function run(seed: string, count: number): ThreadCase[] {
       case "cbc-dec": out = cbc256Decrypt(data, key, iv.slice()); break;
       case "ctr": out = ctr256Encrypt(data, key, iv.slice(), Uint8Array.of(state)); break;
       case "ctr-context": {
-        using ctx = new CtrContext(key, iv, state);
+        // try/finally rather than `using`: Node 22 runs this file unchanged (type stripping only), without `using`.
+        const ctx = new CtrContext(key, iv, state);
         const parts: Uint8Array[] = [];
-        for (let at = 0; at < data.length; at += 1000) parts.push(ctx.update(data.subarray(at, at + 1000)));
+        try {
+          for (let at = 0; at < data.length; at += 1000) parts.push(ctx.update(data.subarray(at, at + 1000)));
+        } finally {
+          ctx.dispose();
+        }
         out = new Uint8Array(data.length);
         let at = 0;
         for (const p of parts) out.set(p, at), at += p.length;
@@ -51,15 +57,11 @@ function run(seed: string, count: number): ThreadCase[] {
   return cases;
 }
 
-/** The worker's global scope, typed for what we use (tsconfig has no "webworker" lib). */
-const scope = globalThis as unknown as {
-  onmessage: (event: MessageEvent<{ seed: string; count: number }>) => void;
-  postMessage(message: unknown): void;
-};
+const scope = workerScope();
 
-scope.onmessage = (event) => {
+scope.onmessage = (event: { data: { seed: string; count: number } }) => {
   scope.postMessage(run(event.data.seed, event.data.count));
 };
-// Messages sent before this module finished loading (the library loads with
-// a top-level await) may be dropped in Bun, so the parent waits for this.
+// Messages sent before this module finished loading may be dropped in Bun,
+// so the parent waits for this.
 scope.postMessage("ready");

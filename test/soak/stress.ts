@@ -7,16 +7,17 @@
  *
  *   bun test/soak/stress.ts [--workers=W] [--calls=N]
  *   deno run -A test/soak/stress.ts [--workers=W] [--calls=N]
+ *   node test/soak/stress.ts [--workers=W] [--calls=N]        (Node 22.18+: type stripping)
  *
  * Prints the figures and "N passed, N failed" (one test per Worker).
  */
 import { backend } from "../../ts/mod.ts";
+import { startWorker } from "../helpers/web_worker.ts";
 import { workload } from "./workload.ts";
 
-const runtime = (globalThis as { Bun?: unknown }).Bun !== undefined ? "bun" : "deno";
-const argv: string[] = runtime === "bun"
-  ? (globalThis as unknown as { process: { argv: string[] } }).process.argv.slice(2)
-  : (globalThis as unknown as { Deno: { args: string[] } }).Deno.args;
+const g = globalThis as unknown as { Bun?: unknown; Deno?: { args: string[] }; process: { argv: string[] } };
+const runtime = g.Bun !== undefined ? "bun" : g.Deno !== undefined ? "deno" : "node";
+const argv: string[] = g.Deno !== undefined ? g.Deno.args : g.process.argv.slice(2);
 let workers = 8, calls = 100_000;
 for (const a of argv) {
   const [k, v] = a.replace(/^--/, "").split("=");
@@ -35,13 +36,13 @@ interface Report {
 }
 
 function runWorker(seed: string, expected: Uint32Array): Promise<Report> {
-  const worker = new Worker(new URL("./stress_worker.ts", import.meta.url), { type: "module" });
+  const worker = startWorker(new URL("./stress_worker.ts", import.meta.url));
   return new Promise<Report>((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<Report | "ready">) => {
+    worker.onmessage = (event: { data: Report | "ready" }) => {
       if (event.data === "ready") worker.postMessage({ seed, count: calls, expected });
       else resolve(event.data);
     };
-    worker.onerror = (event) => reject(new Error(`worker failed: ${(event as ErrorEvent).message}`));
+    worker.onerror = (event) => reject(new Error(`worker failed: ${event.message}`));
   }).finally(() => worker.terminate());
 }
 
@@ -68,7 +69,7 @@ for (const r of reports) {
 console.log(`${runtime}: ${workers} Workers x ${calls} calls: ${total} calls in ${wallSeconds.toFixed(1)} s wall, ${mismatches} mismatches, ${errors} errors`);
 console.log(`${passed} passed, ${failed} failed`);
 if (failed) {
-  const g = globalThis as unknown as { Deno?: { exit(code: number): never }; process?: { exit(code: number): never } };
-  if (g.Deno) g.Deno.exit(1);
-  else g.process!.exit(1);
+  const exit = globalThis as unknown as { Deno?: { exit(code: number): never }; process?: { exit(code: number): never } };
+  if (exit.Deno) exit.Deno.exit(1);
+  else exit.process!.exit(1);
 }

@@ -3,6 +3,7 @@
  * the process-wide backend as it goes) and compares every call's digest
  * with the one the main thread computed single-threaded.
  */
+import { workerScope } from "../helpers/web_worker.ts";
 import { workload } from "./workload.ts";
 
 interface Job {
@@ -11,12 +12,9 @@ interface Job {
   expected: Uint32Array;
 }
 
-const scope = globalThis as unknown as {
-  onmessage: (event: MessageEvent<Job>) => void;
-  postMessage(message: unknown): void;
-};
+const scope = workerScope();
 
-scope.onmessage = (event) => {
+scope.onmessage = (event: { data: Job }) => {
   const { seed, count, expected } = event.data;
   let mismatches = 0, errors = 0, firstError = "";
   let digests: Uint32Array | null = null;
@@ -30,5 +28,5 @@ scope.onmessage = (event) => {
   if (digests) for (let i = 0; i < count; i++) if (digests[i] !== expected[i]) mismatches++;
   scope.postMessage({ seed, calls: digests ? count : 0, mismatches, errors, firstError, ms: performance.now() - start });
 };
-// The library loads with a top-level await; Bun may drop messages sent before that, so the parent waits.
+// Bun may drop messages sent before the worker's module graph has loaded, so the parent waits for this.
 scope.postMessage("ready");
