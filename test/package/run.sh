@@ -10,8 +10,15 @@
 #      under Deno (bare "tgcrypto-ffi" from node_modules, and "npm:tgcrypto-ffi"),
 #      with no TGCRYPTO_* variables, and must load the library from the
 #      platform package in node_modules;
-#   4. `bun build --compile` of check.ts runs from another empty directory
-#      after node_modules is deleted: the library must be embedded.
+#   4. under Node.js 22, 24 and 26 (node_modules/node<N> of the repo): check.ts
+#      as check.mts (import, through Node's type stripping) and check.cjs (require() of the
+#      main entry and both subpaths, the same module instances as import()),
+#      loading tgcrypto.node from the platform package, with no warning;
+#   5. `bun build --compile` of check.ts runs from another empty directory
+#      after node_modules is deleted: the library must be embedded;
+#   6. with NODE_ARM64 set (a command running arm64 Node, e.g. under QEMU):
+#      the linux-arm64-gnu tarballs in another empty project, check.ts and
+#      check.cjs on armce, neon and soft.
 # Prints "N passed, N failed" last; exits non-zero on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,7 +31,8 @@ passed=0
 failed=0
 
 # check NAME [EXPECTED...] -- COMMAND...: one test. It passes when COMMAND
-# succeeds and its output contains every EXPECTED string.
+# succeeds and its output contains every EXPECTED string (and none of those
+# written !TEXT).
 check() {
     local name=$1 want=() text ok=1; shift
     while [ "$1" != -- ]; do want+=("$1"); shift; done; shift
@@ -32,7 +40,11 @@ check() {
     "$@" >"$work/out" 2>&1 || ok=0
     cat "$work/out"
     for text in "${want[@]}"; do
-        grep -qF -- "$text" "$work/out" || { echo "missing in the output: $text"; ok=0; }
+        if [[ $text == '!'* ]]; then
+            if grep -qF -- "${text:1}" "$work/out"; then echo "unexpected in the output: ${text:1}"; ok=0; fi
+        else
+            grep -qF -- "$text" "$work/out" || { echo "missing in the output: $text"; ok=0; }
+        fi
     done
     if [ $ok = 1 ]; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAILED: $name"; fi
 }
@@ -51,8 +63,10 @@ check "tarball contents" -- node test/package/contents.mjs "$tarballs" "$version
 # An empty project, its own npm cache and a dead registry: npm cannot fetch anything.
 project=$work/project
 mkdir -p "$project"
-cp "$tarballs/tgcrypto-ffi-$version.tgz" "$tarballs/tgcrypto-ffi-$platform-$version.tgz" test/package/check.ts "$project/"
+cp "$tarballs/tgcrypto-ffi-$version.tgz" "$tarballs/tgcrypto-ffi-$platform-$version.tgz" test/package/check.ts test/package/check.cjs "$project/"
 echo '{ "nodeModulesDir": "manual" }' >"$project/deno.json" # Deno: use npm's node_modules, install nothing
+# Node: the same check as an .mts (always an ES module: the project's package.json has no "type")
+cp test/package/check.ts "$project/check.mts"
 sed -e 's/from "tgcrypto-ffi"/from "npm:tgcrypto-ffi"/' -e 's/from "tgcrypto-ffi\//from "npm:tgcrypto-ffi\//' \
     test/package/check.ts >"$project/check_npm.ts"
 cd "$project" || exit 1
@@ -69,9 +83,15 @@ check "deno: import \"tgcrypto-ffi\" (node_modules)" "$loaded_from" "check ok" -
 check "deno: import \"npm:tgcrypto-ffi\"" "$loaded_from" "check ok" -- \
     "$deno" run --cached-only --allow-ffi --allow-read --allow-env check_npm.ts
 check "deno: only --allow-ffi" "$loaded_from" "check ok" -- "$deno" run --cached-only --allow-ffi check.ts
-# Node.js has no FFI: importing must fail with an error that says what to use.
-check "node: import fails with a clear error" "requires Bun (bun:ffi) or Deno" -- \
-    bash -c '! node --input-type=module -e "await import(\"tgcrypto-ffi\")" 2>&1'
+# Node.js: the addon from the same platform package, import and require, every supported line.
+for line in 22 24 26; do
+    node_bin=$repo/node_modules/node$line/bin/node
+    check "node $line: import \"tgcrypto-ffi\" (check.mts)" "library: $project/node_modules/tgcrypto-ffi-$platform/tgcrypto.node" \
+        "subpaths ok" "check ok" "!Warning" -- "$node_bin" check.mts
+    check "node $line: require(\"tgcrypto-ffi\") and both subpaths (check.cjs)" \
+        "require: library: $project/node_modules/tgcrypto-ffi-$platform/tgcrypto.node" "one module instance" "check.cjs ok" \
+        "!Warning" -- "$node_bin" check.cjs
+done
 
 # Forcing the other C library must look for the other package and say so.
 if [[ $platform == linux-* ]]; then
@@ -86,6 +106,26 @@ check "bun build --compile" -- "$bun" build --compile check.ts --outfile "$work/
 rm -rf node_modules
 mkdir -p "$work/elsewhere" && cd "$work/elsewhere" || exit 1
 check "compiled executable, node_modules deleted, run elsewhere" 'library: /$bunfs/' "check ok" -- "$work/check-bin"
+
+# arm64 Node (under QEMU here): the arm64 packages, installed the same way into another empty project.
+if [ -n "${NODE_ARM64:-}" ]; then
+    arm=$work/project-arm64
+    mkdir -p "$arm"
+    cp "$tarballs/tgcrypto-ffi-$version.tgz" "$tarballs/tgcrypto-ffi-linux-arm64-gnu-$version.tgz" \
+        "$repo/test/package/check.cjs" "$arm/"
+    cp "$repo/test/package/check.ts" "$arm/check.mts"
+    cd "$arm" || exit 1
+    check "npm install --offline --cpu=arm64 --force (main + linux-arm64-gnu: npm refuses another CPU's package without --force)" -- bash -c '
+        npm install --offline --omit=optional --no-audit --no-fund --ignore-scripts --cpu=arm64 --force \
+            --cache "$1/npm-cache-arm64" --registry http://127.0.0.1:9/ ./tgcrypto-ffi-"$2".tgz ./tgcrypto-ffi-linux-arm64-gnu-"$2".tgz' _ "$work" "$version"
+    for backend in armce neon soft; do
+        # shellcheck disable=SC2086 # NODE_ARM64 is a command line
+        check "node arm64 ($NODE_ARM64), $backend: import and require" \
+            "library: $arm/node_modules/tgcrypto-ffi-linux-arm64-gnu/tgcrypto.node" "backend: $backend" "check ok" \
+            "backend $backend, node" "one module instance" "check.cjs ok" -- \
+            bash -c 'TGCRYPTO_BACKEND=$1 $2 check.mts && TGCRYPTO_BACKEND=$1 $2 check.cjs' _ "$backend" "$NODE_ARM64"
+    done
+fi
 
 echo
 echo "$passed passed, $failed failed"
