@@ -123,3 +123,23 @@ vitest() {
         record "vitest $runtime $backend (no report)" 0 1
     fi
 }
+
+# Every dist tgcrypto.node exports the module registration and nothing else:
+# no tg_* (the core is hidden inside, so a process that also loads the shared
+# library binds each copy to itself) and no N-API function of its own.
+addon_exports() {
+    local dir file names bad=0 expected="napi_register_module_v1 node_api_module_get_api_version_v1 "
+    for dir in zig-out/dist/*/; do
+        file=${dir%/}/tgcrypto.node
+        case $dir in
+        *win32*) names=$(llvm-readobj --coff-exports "$file" | awk '/Name:/ {print $2}') ;;
+        *darwin*) names=$(llvm-nm --extern-only --defined-only "$file" | awk '{print $3}' | sed 's/^_//' |
+            grep -vx '__dso_handle\|_mh_dylib_header') ;; # the linker's own Mach-O symbols
+        *) names=$(llvm-nm -D --defined-only "$file" | awk '{print $3}') ;;
+        esac
+        names=$(sort <<<"$names" | tr '\n' ' ')
+        echo "$file: $names"
+        [ "$names" = "$expected" ] || bad=1
+    done
+    [ "$(find zig-out/dist -name tgcrypto.node | wc -l)" -eq 8 ] && [ "$bad" = 0 ]
+}

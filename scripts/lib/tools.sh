@@ -69,6 +69,7 @@ have_qemu() { [ "$(uname -sm)" = "Linux aarch64" ] || command -v qemu-aarch64 ||
 have_wine() { command -v wine || [ -x /usr/lib/wine/wine64 ]; }
 have_valgrind() { command -v valgrind && [ -e /usr/include/valgrind/memcheck.h ]; }
 have_cc_pkgconfig() { command -v pkg-config && command -v cc; }
+have_llvm_nm() { command -v llvm-nm && command -v llvm-readobj; }
 # clang with its sanitizer runtime: Debian/Ubuntu ship ASan in
 # libclang-rt-N-dev (libclang-rt-dev: the default N), not in clang itself.
 have_sanitizers() { bash test/c/sanitize.sh --probe; }
