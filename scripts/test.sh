@@ -119,6 +119,7 @@ vitest node22 "$best"
 if [ "$best" != soft ]; then vitest node22 soft; fi
 vitest node24 "$best"
 step "installGramJS under Deno with npm:telegram, no node_modules" bash test/clients/gramjs_deno_npm.sh
+suite "installGramJS in Node 22/26 applications, CommonJS and ES module" bash test/clients/gramjs_node.sh
 
 # ---- fuzzing, soak ----
 # libFuzzer (ASan + UBSan, references from OpenSSL's libcrypto), FUZZ_SECONDS (default 15) per harness.
