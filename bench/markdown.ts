@@ -1,11 +1,11 @@
 /**
- * Prints the README's benchmark table from bench/results/{bun,deno}.json:
+ * Prints the README's benchmark table from bench/results/{bun,deno,node}.json:
  * MB/s of the default backend's one-shot and zero-copy calls next to the
  * fastest peer, per mode and size.
  *
  *   bun bench/markdown.ts
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 
 interface Measurement { label: string; call: string; tables: string[]; size: number; mbPerSec: number; backend?: string; library: string }
 interface Results { runtime: { name: string; version: string }; cpu: { model: string }; library: { defaultBackend?: string; backend?: string }; date: string; measurements: Measurement[] }
@@ -15,7 +15,8 @@ const MODES: [string, string][] = [["ige-enc", "IGE encrypt"], ["ige-dec", "IGE 
 const sizeName = (n: number) => (n >= 1 << 20 ? `${n >> 20} MiB` : n >= 1024 ? `${n >> 10} KiB` : `${n} B`);
 const fmt = (v: number | undefined) => (v === undefined ? "—" : v >= 100 ? Math.round(v).toLocaleString("en-US") : v.toFixed(1));
 
-for (const runtime of ["bun", "deno"]) {
+for (const runtime of ["bun", "deno", "node"]) {
+  if (!existsSync(new URL(`./results/${runtime}.json`, import.meta.url))) continue;
   const r: Results = JSON.parse(readFileSync(new URL(`./results/${runtime}.json`, import.meta.url), "utf8"));
   const ours = r.measurements.filter((m) => m.library === "tgcrypto-ffi");
   const backend = ours[0]?.backend ?? "?";

@@ -3,10 +3,13 @@
 #   1. build the library (./scripts/zig build)
 #   2. C-level throughput of every backend, then OpenSSL's speed on the same
 #      machine (./scripts/zig build bench, which runs bench/openssl.sh)
-#   3. bench/bench.ts under Bun, then under Deno
+#   3. bench/bench.ts under Bun, Deno, then Node.js (node_modules/node26: the
+#      newest supported line)
 #   4. bench/threads.ts, bench/messages.ts (message layer, hashes, PQ vs
 #      mtcute and GramJS) and bench/clients.ts (stock vs integrated clients),
-#      each under Bun, then under Deno
+#      each under Bun, Deno, then Node.js; bench/node_binding.ts under Node
+#      (the binding's cost, node:ffi, output strategies) after the C-level
+#      call cost (bench/c/call_cost.c -> bench/results/c-call.json)
 #   5. bench/chart.ts -> bench/results/chart.svg
 # BENCH_QUICK=1 for a short smoke run. Results go to bench/results/.
 # Informational: a missed target never fails the run; a crash does.
@@ -44,13 +47,18 @@ section "build: ./scripts/zig build"
 section "C level, then OpenSSL: ./scripts/zig build bench${quick:+ -- --quick}"
 if [ -n "$quick" ]; then ./scripts/zig build bench -- --quick; else ./scripts/zig build bench; fi
 
-# in_both_runtimes SCRIPT WHAT: bench/SCRIPT under Bun, then under Deno.
+node=./node_modules/node26/bin/node
+# in_both_runtimes SCRIPT WHAT: bench/SCRIPT under Bun, Deno, then Node.js.
 in_both_runtimes() {
     local script=$1 what=$2 runtime t
-    for runtime in bun deno; do
+    for runtime in bun deno node; do
         section "$runtime: bench/$script${what:+ ($what)}"
         t=$(date +%s)
-        if [ "$runtime" = bun ]; then "$bin/bun" "bench/$script"; else "$bin/deno" run -A "bench/$script"; fi
+        case $runtime in
+        bun) "$bin/bun" "bench/$script" ;;
+        deno) "$bin/deno" run -A "bench/$script" ;;
+        node) "$node" "bench/$script" ;;
+        esac
         echo "$runtime $script: $(elapsed "$t")"
     done
 }
@@ -59,6 +67,13 @@ in_both_runtimes bench.ts ""
 in_both_runtimes threads.ts ""
 in_both_runtimes messages.ts "the whole MTProto message, hashes and PQ vs mtcute and GramJS"
 in_both_runtimes clients.ts "GramJS and mtcute, stock vs integrated"
+
+section "C-level call cost (bench/c/call_cost.c), then node: bench/node_binding.ts"
+mkdir -p bench/results
+LD_LIBRARY_PATH=zig-out/lib ./scripts/zig run -lc -OReleaseFast -Icsrc bench/c/call_cost.c -Lzig-out/lib -ltgcrypto \
+    >bench/results/c-call.json
+cat bench/results/c-call.json
+"$node" bench/node_binding.ts
 
 section "chart: bench/chart.ts"
 "$bin/bun" bench/chart.ts

@@ -16,6 +16,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 
 import { backend, version } from "../ts/mod.ts";
 import { cpuModel, isQuick, logicalCpus, runtimeInfo } from "./lib/env.ts";
+import { startWorker, type WebWorker } from "../test/helpers/web_worker.ts";
 import type { RunMessage, Variant, WorkerReply } from "./threads_worker.ts";
 
 const quick = isQuick();
@@ -27,18 +28,18 @@ const runtime = runtimeInfo();
 const started = performance.now();
 
 /** Resolves with the next message from `worker`. */
-function nextMessage(worker: Worker): Promise<WorkerReply> {
+function nextMessage(worker: WebWorker): Promise<WorkerReply> {
   return new Promise((resolve, reject) => {
-    worker.onmessage = (event: MessageEvent<WorkerReply>) => resolve(event.data);
-    worker.onerror = (event: ErrorEvent) => {
-      event.preventDefault();
+    worker.onmessage = (event: { data: WorkerReply }) => resolve(event.data);
+    worker.onerror = (event: { message: string; preventDefault?: () => void }) => {
+      event.preventDefault?.();
       reject(new Error(`worker failed: ${event.message}`));
     };
   });
 }
 
-async function startWorkers(count: number): Promise<Worker[]> {
-  const workers = Array.from({ length: count }, () => new Worker(new URL("./threads_worker.ts", import.meta.url), { type: "module" }));
+async function startWorkers(count: number): Promise<WebWorker[]> {
+  const workers = Array.from({ length: count }, () => startWorker(new URL("./threads_worker.ts", import.meta.url)));
   const replies = await Promise.all(workers.map(nextMessage));
   for (const reply of replies) {
     if (reply.type !== "ready") throw new Error("worker did not start");
@@ -48,7 +49,7 @@ async function startWorkers(count: number): Promise<Worker[]> {
 }
 
 /** One timed run on all `workers` at once; aggregate MB/s (sum of each Worker's rate). */
-async function runOnce(workers: Worker[], variant: Variant): Promise<number> {
+async function runOnce(workers: WebWorker[], variant: Variant): Promise<number> {
   const message: RunMessage = { type: "run", variant, durationMs };
   const pending = workers.map(nextMessage);
   for (const worker of workers) worker.postMessage(message);
@@ -60,7 +61,7 @@ async function runOnce(workers: Worker[], variant: Variant): Promise<number> {
   return total;
 }
 
-const pools = new Map<number, Worker[]>();
+const pools = new Map<number, WebWorker[]>();
 for (const count of workerCounts) pools.set(count, await startWorkers(count));
 
 // best[variant][count]: the fastest of `repeats` runs, the counts alternating.

@@ -6,6 +6,7 @@
  */
 
 import { backend, ige256Encrypt, ige256EncryptInto } from "../ts/mod.ts";
+import { workerScope } from "../test/helpers/web_worker.ts";
 
 export type Variant = "ige256Encrypt" | "ige256EncryptInto";
 
@@ -19,10 +20,7 @@ export type WorkerReply =
   | { readonly type: "ready"; readonly backend: string }
   | { readonly type: "done"; readonly bytes: number; readonly ms: number; readonly checksum: number };
 
-const scope = globalThis as unknown as {
-  onmessage: ((event: MessageEvent<RunMessage>) => void) | null;
-  postMessage(message: WorkerReply): void;
-};
+const scope = workerScope();
 
 const SIZE = 1024 * 1024;
 const data = new Uint8Array(SIZE);
@@ -47,7 +45,7 @@ function run(variant: Variant, durationMs: number): WorkerReply {
   return { type: "done", bytes: calls * SIZE, ms: now - start, checksum };
 }
 
-scope.onmessage = (event) => {
+scope.onmessage = (event: { data: RunMessage }) => {
   const message = event.data;
   if (message.type === "run") scope.postMessage(run(message.variant, message.durationMs));
 };
