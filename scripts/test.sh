@@ -83,6 +83,8 @@ step "test/vectors/mtproto.txt matches gen_mtproto.mjs" bash -c 'node test/vecto
 # ---- what ships: the 8-platform build, the npm packages, the examples ----
 step "zig build dist (8 platforms)" ./scripts/zig build dist
 step "zig-out/dist/SHA256SUMS verifies" bash -c 'cd zig-out/dist && if command -v sha256sum >/dev/null; then sha256sum -c SHA256SUMS; else shasum -a 256 -c SHA256SUMS; fi'
+if [ "$have_windows" = 1 ]; then suite "tgcrypto.node x86_64-windows in a stand-in N-API host (Wine)" windows_addon
+else why=$why_windows; skip "tgcrypto.node x86_64-windows in a stand-in N-API host (Wine)"; fi
 if needs llvm have_llvm_nm; then step "tgcrypto.node (8 platforms) exports only the module registration" addon_exports
 else skip "tgcrypto.node (8 platforms) exports only the module registration"; fi
 suite "reproducible dist: two clean copies, bit-identical" bash test/reproducible.sh

@@ -143,3 +143,18 @@ addon_exports() {
     done
     [ "$(find zig-out/dist -name tgcrypto.node | wc -l)" -eq 8 ] && [ "$bad" = 0 ]
 }
+
+# The Windows x64 addon in a stand-in N-API host under Wine (no Windows
+# Node.js here): bindings/node/test/win_host.c exports the N-API functions
+# from an executable not named node.exe, loads tgcrypto.node, registers it and
+# calls through it (napi_windows.c's run-time lookup).
+windows_addon() {
+    wine_path || return 1
+    local dir="$results/win-addon"
+    mkdir -p "$dir"
+    ./scripts/zig cc -target x86_64-windows-gnu -O1 -std=c11 -Wall -Wextra -Werror \
+        -isystem node_modules/node-api-headers/include '-DNAPI_EXTERN=__declspec(dllexport)' \
+        bindings/node/test/win_host.c -o "$dir/host.exe" || return 1
+    cp zig-out/dist/win32-x64/tgcrypto.node "$dir/" || return 1
+    (cd "$dir" && PATH="$OLDPWD/.tools/wine-bin:$PATH" WINEDEBUG=-all wine host.exe tgcrypto.node)
+}
