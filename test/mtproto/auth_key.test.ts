@@ -12,7 +12,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
 import { AuthKey, MtprotoSecurityError } from "../../ts/mod.ts";
-import { collectedAuthKeys } from "../../ts/mtproto/auth_key.ts";
+import { collectedAuthKeys, observeJoinWipes } from "../../ts/mtproto/auth_key.ts";
 import { concatBytes, equalBytes, expectBytes, expectError, hex } from "../helpers/bytes.ts";
 import {
   buildPlaintext,
@@ -230,6 +230,49 @@ describe("message layer against the reference", () => {
       const out = new Uint8Array(expected.length + 5).fill(0x5a);
       expectBytes(authKey.encryptMessageInto(out, parts, { padding }), expected, `${parts.length} parts, Into`);
       expectBytes(plaintext, copy, "plaintext untouched");
+    }
+  });
+
+  test("the plaintext copied to join 3+ parts is wiped after every call (one-off joins over 1 MiB, and a call that throws, too)", () => {
+    const rng = new Prng("mtproto-join-wipe");
+    const key = rng.bytes(256);
+    using authKey = new AuthKey(key);
+    const wiped: { length: number; zero: boolean }[] = [];
+    observeJoinWipes((view) => wiped.push({ length: view.length, zero: view.every((b) => b === 0) }));
+    const getRandomValues = crypto.getRandomValues;
+    try {
+      // 0xff bytes, so a join that was not wiped cannot look wiped. [head, middle, body]: the shorter side
+      // (head + middle, or middle + body) is joined.
+      for (const [a, b, c] of [[16, 16, 400], [400, 16, 16], [32, (1 << 20) + 64, (1 << 20) + 200]]) {
+        const parts = [new Uint8Array(a!).fill(0xff), new Uint8Array(b!).fill(0xff), new Uint8Array(c!).fill(0xff)];
+        const length = a! + b! + c!;
+        const padding = rng.bytes(shortestPadding(length));
+        const expected = refEncryptRaw(key, 0, concatBytes([...parts, padding]));
+        wiped.length = 0;
+        expectBytes(authKey.encryptMessage(parts, { padding }), expected, `${a}+${b}+${c}`);
+        expect(wiped, `${a}+${b}+${c}: one join, wiped`).toEqual([{ length: Math.min(a! + b!, b! + c!), zero: true }]);
+      }
+      // Random padding comes from a pool refilled every 128 messages: a CSPRNG failure at a refill throws
+      // after the parts were joined.
+      crypto.getRandomValues = () => {
+        throw new Error("no entropy");
+      };
+      wiped.length = 0;
+      let thrown = 0, calls = 0;
+      while (thrown === 0 && calls < 200) {
+        calls++;
+        try {
+          authKey.encryptMessage([new Uint8Array(16).fill(0xff), new Uint8Array(8).fill(0xff), new Uint8Array(40).fill(0xff)]);
+        } catch (error) {
+          expect(String(error)).toMatch(/no entropy/);
+          thrown++;
+        }
+      }
+      expect(thrown, "a refill was reached").toBe(1);
+      expect(wiped, "every call's join was wiped, the throwing one too").toEqual(Array(calls).fill({ length: 24, zero: true }));
+    } finally {
+      crypto.getRandomValues = getRandomValues;
+      observeJoinWipes(undefined);
     }
   });
 

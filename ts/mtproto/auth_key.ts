@@ -90,11 +90,13 @@ let head: Uint8Array = EMPTY;
 let body: Uint8Array = EMPTY;
 /** The padding for this call. */
 let padding: Uint8Array = EMPTY;
-/** Bytes of `joined` that hold plaintext now and must be wiped after the call. */
-let joinedUsed = 0;
 /** Where 3+ parts are joined (memcpy by TypedArray.set); kept up to 1 MiB, wiped after each use. */
 let joined = new Uint8Array(0);
 const KEEP_JOINED_MAX = 1 << 20;
+/** The joined plaintext of this call (in `joined`, or a one-off buffer for more than 1 MiB): wiped after the call. */
+let joinedPlaintext: Uint8Array = EMPTY;
+/** Tests only: told of every joined plaintext right after it was wiped. */
+let onJoinWiped: ((wiped: Uint8Array) => void) | undefined;
 
 /** A buffer for `length` joined bytes. */
 function joinBuffer(length: number): Uint8Array {
@@ -104,7 +106,7 @@ function joinBuffer(length: number): Uint8Array {
   return buffer;
 }
 
-/** Copies parts[from..to) one after the other into a join buffer; returns the view. */
+/** Copies parts[from..to) one after the other into a join buffer; returns the view (wiped by {@link release}). */
 function join(parts: readonly Uint8Array[], from: number, to: number, length: number): Uint8Array {
   const buffer = joinBuffer(length);
   let offset = 0;
@@ -112,8 +114,16 @@ function join(parts: readonly Uint8Array[], from: number, to: number, length: nu
     buffer.set(parts[i]!, offset);
     offset += parts[i]!.length;
   }
-  if (buffer === joined) joinedUsed = length;
-  return buffer.subarray(0, length);
+  joinedPlaintext = buffer.subarray(0, length);
+  return joinedPlaintext;
+}
+
+/**
+ * Internal (tests): `observer` is called with each joined plaintext right
+ * after it has been wiped (undefined: stop).
+ */
+export function observeJoinWipes(observer: ((wiped: Uint8Array) => void) | undefined): void {
+  onJoinWiped = observer;
 }
 
 /** Type-checks the plaintext (one array or parts); returns its total length. Sets nothing. */
@@ -166,9 +176,10 @@ function release(): void {
   head = EMPTY;
   body = EMPTY;
   padding = EMPTY;
-  if (joinedUsed !== 0) {
-    joined.fill(0, 0, joinedUsed);
-    joinedUsed = 0;
+  if (joinedPlaintext.length !== 0) {
+    joinedPlaintext.fill(0);
+    onJoinWiped?.(joinedPlaintext);
+    joinedPlaintext = EMPTY;
   }
 }
 
@@ -317,13 +328,17 @@ export class AuthKey implements Disposable {
     const fresh = out === FRESH;
     if (out === FRESH) out = allocate(packetLength) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
     else checkOutput(out, packetLength);
-    setPlaintext(plaintext, length);
-    padding = options?.padding ?? randomPaddingSlot();
-    const code = mtprotoEncrypt(
-      handle, options?.server ? FROM_SERVER : FROM_CLIENT, out,
-      head, head.length, body, body.length, padding, padLength,
-    );
-    release();
+    let code: number;
+    try {
+      setPlaintext(plaintext, length);
+      padding = options?.padding ?? randomPaddingSlot();
+      code = mtprotoEncrypt(
+        handle, options?.server ? FROM_SERVER : FROM_CLIENT, out,
+        head, head.length, body, body.length, padding, padLength,
+      );
+    } finally {
+      release();
+    }
     if (code !== 0) throw nativeError(code);
     if (fresh) return finish(out as Uint8Array<ArrayBuffer>) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
     return written(out, packetLength);
