@@ -10,7 +10,8 @@
 import { createRequire } from "node:module";
 
 import { describe, expect, test } from "vitest";
-import { backend, libraryPath, setBackend } from "../../ts/mod.ts";
+import { backend, ige256Encrypt, libraryPath, setBackend, sha1, sha256 } from "../../ts/mod.ts";
+import { outputScratchIsClear } from "../../ts/runtime/node.ts";
 import { ADDON_FILE, locateNative } from "../../ts/runtime/locate.ts";
 import { ErrorCode, type SymbolName, symbols } from "../../ts/runtime/symbols.ts";
 
@@ -236,6 +237,25 @@ describe("handles", () => {
     if (gc) gc();
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(addon.tg_init()).toBe(0);
+  });
+});
+
+describe("small outputs (Node: through the off-heap scratch)", () => {
+  test("fresh, with their own ArrayBuffer, and the scratch is wiped after each", () => {
+    const key = new Uint8Array(32).fill(1), iv = new Uint8Array(32).fill(2);
+    const outs = [
+      ige256Encrypt(new Uint8Array(16).fill(3), key, iv),
+      ige256Encrypt(new Uint8Array(64).fill(4), key, iv),
+      sha256(new Uint8Array([1, 2, 3])),
+      sha1(new Uint8Array([1, 2, 3])),
+    ];
+    for (const out of outs) {
+      expect(out.buffer.byteLength).toBe(out.length);
+      expect(out.some((b) => b !== 0)).toBe(true);
+    }
+    expect(new Set(outs.map((o) => o.buffer)).size).toBe(outs.length);
+    // In Node the outputs went through the scratch: it must hold none of them now.
+    if (runtime === "node") expect(outputScratchIsClear()).toBe(true);
   });
 });
 
