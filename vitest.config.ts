@@ -12,8 +12,6 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     pool: "forks",
-    // gc() in the workers (V8: Deno, Node): test/runtime/finalization.test.ts forces collections.
-    execArgv: ["--expose-gc"],
     testTimeout: 60_000,
   },
 });
