@@ -34,8 +34,8 @@ describe("contexts", () => {
         expectError(() => ctor(new Uint8Array(32), new Uint8Array(n)), RangeError, ivLen === 16 ? MSG.iv16 : MSG.iv32, `${name} iv ${n}`);
       }
       for (const bad of ["x".repeat(32), 32, new ArrayBuffer(32), null, undefined, new Array(32).fill(0)]) {
-        expectError(() => ctor(bad, iv), TypeError, undefined, `${name} key ${String(bad)}`);
-        expectError(() => ctor(new Uint8Array(32), bad), TypeError, undefined, `${name} iv ${String(bad)}`);
+        expectError(() => ctor(bad, iv), TypeError, "key must be a Uint8Array", `${name} key ${String(bad)}`);
+        expectError(() => ctor(new Uint8Array(32), bad), TypeError, "iv must be a Uint8Array", `${name} iv ${String(bad)}`);
       }
     }
     for (const s of [16, 255, -1]) {
@@ -135,8 +135,8 @@ describe("contexts", () => {
       const mem = data.slice();
       expectError(() => a.updateInto(mem.subarray(1, 33), mem.subarray(0, 32)), RangeError, MSG.overlap, `${name} overlap`);
       expectBytes(mem, data, `${name}: overlap rejection wrote`);
-      expectError(() => a.update("abc" as any), TypeError, undefined, `${name} update(string)`);
-      expectError(() => a.updateInto(new Array(16) as any, data.subarray(16, 32)), TypeError, undefined, `${name} updateInto(array)`);
+      expectError(() => a.update("abc" as any), TypeError, "data must be a Uint8Array", `${name} update(string)`);
+      expectError(() => a.updateInto(new Array(16) as any, data.subarray(16, 32)), TypeError, "out must be a Uint8Array", `${name} updateInto(array)`);
       expectBytes(concatBytes([first, a.update(data.subarray(16))]), b.update(data), name);
       a.dispose();
       b.dispose();

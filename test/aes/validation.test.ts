@@ -99,7 +99,7 @@ describe("bad input", () => {
         for (const [label, value] of bad) {
           // For the state, a 1-element plain array / Int8Array must be rejected too.
           const v = pos === "state" && Array.isArray(value) ? [0] : pos === "state" && value instanceof Int8Array ? new Int8Array(1) : value;
-          rejects(fn, { ...goodArgs(fn), [pos]: v }, TypeError, undefined, `${pos} = ${label}`);
+          rejects(fn, { ...goodArgs(fn), [pos]: v }, TypeError, `${pos} must be a Uint8Array`, `${pos} = ${label}`);
         }
       }
     });
