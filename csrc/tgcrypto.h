@@ -25,12 +25,17 @@
 extern "C" {
 #endif
 
-#if defined(_WIN32)
-#  define TG_API __declspec(dllexport)
-#elif defined(__GNUC__)
-#  define TG_API __attribute__((visibility("default")))
-#else
-#  define TG_API
+/* Exported from the shared library. A program that compiles the sources in
+ * (e.g. the Python extension) defines TG_API as empty so that, with
+ * -fvisibility=hidden, none of the tg_* symbols is exported from it. */
+#ifndef TG_API
+#  if defined(_WIN32)
+#    define TG_API __declspec(dllexport)
+#  elif defined(__GNUC__)
+#    define TG_API __attribute__((visibility("default")))
+#  else
+#    define TG_API
+#  endif
 #endif
 
 #define TG_VERSION_STRING "0.1.0"
