@@ -267,7 +267,8 @@ def compile_extension(out, *, target=None, include_dirs, limited, zig, work, pyt
         write_def(Path(work) / f"{base}.def", python_dll)
         _run(zig + ["dlltool", "-d", Path(work) / f"{base}.def", "-l", Path(work) / f"{base}.lib", "-m", machine])
         link += [f"-L{work}", f"-l{base}", "-s"]
-    _run(cc + flags + [str(s) for s in sources] + link + ["-o", str(out)], cwd=work)
+    # -o relative to the work folder: Mach-O records the output name (LC_ID_DYLIB)
+    _run(cc + flags + [str(s) for s in sources] + link + ["-o", Path(out).name], cwd=Path(out).parent)
 
 
 # --------------------------------------------------------------------------

@@ -182,7 +182,14 @@ def test_gil_is_released_for_large_inputs():
     for name, fn in [("ige256_encrypt", ige), ("cbc256_encrypt", cbc), ("ctr256_encrypt", ctr),
                      ("encrypt_ige", cryptg_ige), ("IGEContext.update", context), ("CTRContext.update", ctr_context)]:
         size = sized(lambda n: fn(bytearray(n)))
-        # up to three tries: the other thread must also get a CPU during the call
-        assert any(a < b for a, b in (read_during(fn, size) for _ in range(3))), name
+        # The other thread must also get a CPU during the call: on a loaded
+        # machine it may not, so try for up to 5 s (a call that holds the GIL
+        # fails every try; the first one normally succeeds).
+        deadline = time.monotonic() + 5
+        while True:
+            first, last = read_during(fn, size)
+            if first < last or time.monotonic() > deadline:
+                break
+        assert first < last, name
     # the check itself: a call that holds the GIL (a plain copy) sees one counter value
-    assert all(a == b for a, b in (read_during(bytes, 64 << 20) for _ in range(3)))
+    assert all(a == b for a, b in (read_during(bytes, 32 << 20) for _ in range(2)))
