@@ -7,7 +7,8 @@
 #   4. bench/threads.ts, bench/messages.ts (message layer, hashes, PQ vs
 #      mtcute and GramJS) and bench/clients.ts (stock vs integrated clients),
 #      each under Bun, then under Deno
-#   5. bench/chart.ts -> bench/results/chart.svg
+#   5. bench/python/run.sh: tgcrypto_ffi vs TgCrypto, cryptg and cipheron (CPython 3.11)
+#   6. bench/chart.ts -> bench/results/chart.svg
 # BENCH_QUICK=1 for a short smoke run. Results go to bench/results/.
 # Informational: a missed target never fails the run; a crash does.
 set -euo pipefail
@@ -59,6 +60,9 @@ in_both_runtimes bench.ts ""
 in_both_runtimes threads.ts ""
 in_both_runtimes messages.ts "the whole MTProto message, hashes and PQ vs mtcute and GramJS"
 in_both_runtimes clients.ts "GramJS and mtcute, stock vs integrated"
+
+section "python: bench/python/run.sh (tgcrypto_ffi vs TgCrypto, cryptg, cipheron)"
+bash bench/python/run.sh
 
 section "chart: bench/chart.ts"
 "$bin/bun" bench/chart.ts

@@ -348,6 +348,7 @@ for backend in $backends; do
     vitest deno "$backend"
 done
 
+suite "Python (bindings/python)" bash bindings/python/tests/run.sh
 # Coverage-guided fuzzing (libFuzzer, ASan + UBSan, references from OpenSSL's
 # libcrypto): every harness of test/fuzz/ for FUZZ_SECONDS (default 15) each.
 have_fuzzer() { bash test/fuzz/run.sh --probe; }

@@ -62,7 +62,7 @@ def check_wheels(d):
             if tops != {"tgcrypto_ffi", f"tgcrypto_ffi-{VERSION}.dist-info"}:
                 fail(f"{name}: top-level entries {tops}")
             mods = {f for f in files if f.startswith("tgcrypto_ffi/")}
-            if mods != {f"tgcrypto_ffi/{m}" for m in ("__init__.py", "tgcrypto.py", "cryptg.py", "py.typed", ext)}:
+            if mods != {f"tgcrypto_ffi/{m}" for m in ("__init__.py", "tgcrypto.py", "cryptg.py", "py.typed", "_native.pyi", ext)}:
                 fail(f"{name}: package files {sorted(mods)}")
             record = z.read(f"tgcrypto_ffi-{VERSION}.dist-info/RECORD").decode().splitlines()
             listed = {}
