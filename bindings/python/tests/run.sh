@@ -53,9 +53,10 @@ pip_q() { "$@" --quiet --disable-pip-version-check --no-warn-script-location; }
 check() {
     local name=$1; shift
     echo "== $name"
-    if "$@"; then passed=$((passed + 1)); echo "   ok"; return 0; fi
+    local t=$SECONDS
+    if "$@"; then passed=$((passed + 1)); echo "   ok ($((SECONDS - t)) s)"; return 0; fi
     failed=$((failed + 1))
-    echo "   FAILED: $name"
+    echo "   FAILED: $name ($((SECONDS - t)) s)"
     return 1
 }
 
@@ -78,6 +79,7 @@ pytest_run() {
     shift
     local counts="$work/counts.$RANDOM"
     echo "== pytest $label"
+    local t=$SECONDS
     env "${envs[@]}" TGFFI_COUNTS="$counts" "$py" -m pytest -q -p no:cacheprovider "$@" 2>&1 | tail -n 15
     local rc=${PIPESTATUS[0]}
     if [ -s "$counts" ]; then
@@ -86,7 +88,7 @@ pytest_run() {
         [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
         passed=$((passed + p))
         failed=$((failed + f))
-        echo "   $label: $p passed, $f failed"
+        echo "   $label: $p passed, $f failed ($((SECONDS - t)) s)"
     else
         failed=$((failed + 1))
         echo "   $label: no result (pytest exit $rc)"
