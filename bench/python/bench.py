@@ -55,6 +55,21 @@ def cpu_model():
     return platform.processor() or "unknown"
 
 
+def idle_percent(seconds=1.0):
+    """How idle the CPUs were over `seconds` (Linux /proc/stat), or None."""
+    def read():
+        with open("/proc/stat") as f:
+            v = [int(x) for x in f.readline().split()[1:9]]
+        return sum(v), v[3] + v[4]
+    try:
+        t0, i0 = read()
+        time.sleep(seconds)
+        t1, i1 = read()
+        return round(100 * (i1 - i0) / max(1, t1 - t0))
+    except OSError:
+        return None
+
+
 def version_of(dist):
     from importlib.metadata import version
 
@@ -149,6 +164,9 @@ def fmt_ns(ns):
 
 def main():
     cpu = cpu_model()
+    idle = idle_percent()
+    if idle is not None:
+        print(f"CPUs {idle}% idle before starting" + (" -- WARNING: other processes will skew these numbers" if idle < 90 else ""))
     print(f"CPU: {cpu} ({os.cpu_count()} logical CPUs); Python {platform.python_version()}; "
           f"tgcrypto_ffi {tgcrypto_ffi.__version__} backend {tgcrypto_ffi.get_backend()}; "
           f"TgCrypto {version_of('TgCrypto')}, cryptg {version_of('cryptg')}, cipheron {version_of('cipheron')} "
@@ -232,6 +250,7 @@ def main():
                   "cipheron": f"{version_of('cipheron')} ({cipheron.get_backend()})"},
         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "quick": QUICK,
+        "idlePercentBefore": idle,
         "method": f"one process, round-robin, fastest of {ROUNDS} samples of ~{SAMPLE_S * 1e3:.0f} ms",
         "results": results,
         "threads": {"ige1MiB": th_ige, "ctr1MiB": th_ctr, "tgcryptoIge1MiB": th_tg},
