@@ -72,6 +72,12 @@ missing() {
     fi
 }
 
+wait_for() { # PID LOG: the background job's status; its log on failure
+    if wait "$1"; then cat "$2"; return 0; fi
+    tail -20 "$2"
+    return 1
+}
+
 # pytest_run LABEL PYTHON [ENV=VAL...] -- PYTEST ARGS...: adds that run's counts
 pytest_run() {
     local label=$1 py=$2; shift 2
@@ -129,6 +135,25 @@ if [ -z "$builder" ]; then
     exit 1
 fi
 
+# Venvs with the pinned test dependencies (PyPI) and the tools venv are prepared
+# in the background while the wheels build; the wheel goes in offline later.
+prep_venv() {
+    local v=$1 venv=$work/venv-$1 cryptg=$PIN_CRYPTG_NEW
+    [ "$v" = 3.9 ] || [ "$v" = 3.10 ] && cryptg=$PIN_CRYPTG_OLD
+    "${PY[$v]}" -m venv "$venv" && pip_q "$venv/bin/pip" install $PINS_COMMON "$cryptg"
+}
+declare -A PREP
+if [ "$openssl_ok" = 1 ]; then
+    for v in $VERSIONS; do
+        [ -n "${PY[$v]:-}" ] || continue
+        prep_venv "$v" >"$work/venv-$v.log" 2>&1 &
+        PREP[$v]=$!
+    done
+fi
+tools=$work/venv-tools
+{ "$builder" -m venv "$tools" && pip_q "$tools/bin/pip" install "$PIN_TOOLS"; } >"$work/venv-tools.log" 2>&1 &
+tools_pid=$!
+
 # ---- 1. build
 vs_args=()
 [ -n "${PY[3.9]:-}" ] && vs_args+=(--python39 "${PY[3.9]}")
@@ -138,9 +163,8 @@ check "build_wheels.py: 8 abi3 wheels, cp39/cp310 Linux wheels, sdist" \
     bash -c '"$@" >"$0/build.log" 2>&1 || { tail -30 "$0/build.log"; exit 1; }; tail -1 "$0/build.log"' \
     "$work" "$builder" bindings/python/build_wheels.py --out "$dist" "${vs_args[@]}"
 
-# ---- 2. artifact checks (abi3audit and the ELF/PE readers live in a tools venv)
-tools=$work/venv-tools
-"$builder" -m venv "$tools" && pip_q "$tools/bin/pip" install "$PIN_TOOLS" || echo "tools venv failed"
+# ---- 2. artifact checks (abi3audit and the ELF/PE readers live in the tools venv)
+check "tools venv ($PIN_TOOLS)" wait_for "$tools_pid" "$work/venv-tools.log"
 audit_all() {
     local w n=0
     for w in "$dist"/*-abi3-*.whl; do
@@ -159,32 +183,36 @@ check "check_build.py pyconfig (cross pyconfig.h = CPython's own on x86_64 Linux
 
 # The sdist through pip's PEP 517 path: build isolation, ziglang (and tomli on 3.9)
 # resolved by the backend's requirements, offline from the wheelhouse.
-fill_wheelhouse() {
-    local py=$1
-    "$py" -m pip download --quiet --disable-pip-version-check --only-binary :all: -d "$wheelhouse" "$PIN_ZIGLANG" "$PIN_TOMLI"
+fill_wheelhouse() { # ziglang for this platform; tomli as 3.9 needs it (tomli has per-version wheels)
+    "$builder" -m pip download --quiet --disable-pip-version-check --only-binary :all: -d "$wheelhouse" "$PIN_ZIGLANG" &&
+        { [ -z "${PY[3.9]:-}" ] ||
+            "${PY[3.9]}" -m pip download --quiet --disable-pip-version-check --only-binary :all: -d "$wheelhouse" "$PIN_TOMLI"; }
 }
 sdist_build() {
     local v=$1 py=${PY[$1]}
     local out=$work/sdist-wheel-$v
-    fill_wheelhouse "$py" || return 1
     # pip wheel installs nothing into the interpreter: the build runs in its own isolated env
     "$py" -m pip wheel --quiet --disable-pip-version-check --no-deps --no-cache-dir --no-index \
         --find-links "$wheelhouse" -w "$out" "$dist"/tgcrypto_ffi-*.tar.gz >"$work/sdist-$v.log" 2>&1 ||
         { tail -20 "$work/sdist-$v.log"; return 1; }
     ls "$out"
 }
-for v in 3.9 3.13; do
-    [ -n "${PY[$v]:-}" ] || continue
-    check "sdist builds with pip (PEP 517, isolated, $PIN_ZIGLANG) on CPython $v" sdist_build "$v"
-done
+# both in the background (checked when their version's turn comes)
+declare -A SDIST
+if fill_wheelhouse; then
+    for v in 3.9 3.13; do
+        [ -n "${PY[$v]:-}" ] || continue
+        sdist_build "$v" >"$work/sdist-check-$v.log" 2>&1 &
+        SDIST[$v]=$!
+    done
+else
+    check "download $PIN_ZIGLANG and $PIN_TOMLI into .tools/python-wheelhouse" false
+fi
 
 # ---- 3. the suite on every CPython and backend
-make_venv() {
-    local v=$1 py=${PY[$1]} venv=$2 wheels=$3 cryptg=$PIN_CRYPTG_NEW
-    [ "$v" = 3.9 ] || [ "$v" = 3.10 ] && cryptg=$PIN_CRYPTG_OLD
-    "$py" -m venv "$venv" &&
-        pip_q "$venv/bin/pip" install --no-index --find-links "$wheels" tgcrypto-ffi &&
-        pip_q "$venv/bin/pip" install $PINS_COMMON "$cryptg" &&
+install_wheel() {
+    local venv=$1
+    pip_q "$venv/bin/pip" install --no-index --find-links "$dist" tgcrypto-ffi &&
         "$venv/bin/python" -c "import tgcrypto_ffi, sys; print('   ', sys.version.split()[0], tgcrypto_ffi.__file__)"
 }
 
@@ -198,7 +226,8 @@ for v in $VERSIONS; do
         continue
     fi
     venv=$work/venv-$v
-    check "CPython $v: fresh venv, the wheel offline, the pinned test dependencies" make_venv "$v" "$venv" "$dist" || continue
+    check "CPython $v: fresh venv with the pinned test dependencies" wait_for "${PREP[$v]}" "$work/venv-$v.log" || continue
+    check "CPython $v: the wheel installed offline" install_wheel "$venv" || continue
     if [ -z "$backends" ]; then
         backends=$("$venv/bin/python" -c "import tgcrypto_ffi; print(' '.join(tgcrypto_ffi.available_backends()))")
         echo "== backends this CPU runs: $backends"
@@ -216,7 +245,9 @@ for v in $VERSIONS; do
         fi
     done
     # the wheel pip built from the sdist, in place of the release wheel: once, light
-    if [ -d "$work/sdist-wheel-$v" ]; then
+    if [ -n "${SDIST[$v]:-}" ] &&
+        check "sdist builds with pip (PEP 517, isolated, $PIN_ZIGLANG) on CPython $v" \
+            wait_for "${SDIST[$v]}" "$work/sdist-check-$v.log"; then
         check "CPython $v: the wheel built from the sdist replaces the release wheel" \
             pip_q "$venv/bin/pip" install --no-index --no-deps --force-reinstall "$work/sdist-wheel-$v"/*.whl &&
             pytest_run "CPython $v, the sdist-built wheel, light, backend-dependent files" "$venv/bin/python" \
