@@ -19,8 +19,9 @@ Which compiler (first match):
   TGCRYPTO_FFI_CC="clang ..."     that C compiler, native target only (no zig)
   the `ziglang` package           `python -m ziglang`; get_requires_for_build_wheel
                                   asks for ziglang==0.17.0.* where PyPI has a wheel of it
-  CC, or cc                       fallback where ziglang has no wheel (e.g. Termux,
-                                  FreeBSD): clang or gcc for the native target
+  clang, else CC, else cc         fallback where ziglang has no wheel (e.g. Termux,
+                                  FreeBSD), native target; the core needs clang (gcc 12
+                                  rejects its per-function target attributes)
 
 TGCRYPTO_FFI_WERROR=1 adds -Werror (the project's own builds and tests).
 Deterministic output: files are sorted, timestamps come from
@@ -251,7 +252,9 @@ def compile_extension(out, *, target=None, include_dirs, limited, zig, work, pyt
         else:
             os_name = native_os
     else:
-        cc = shlex.split(os.environ.get("TGCRYPTO_FFI_CC") or os.environ.get("CC") or "cc")
+        # the core's per-function target attributes need clang (gcc rejects its intrinsics there)
+        cc = shlex.split(os.environ.get("TGCRYPTO_FFI_CC") or ("clang" if shutil.which("clang") else None)
+                         or os.environ.get("CC") or "cc")
         os_name = native_os
         if os_name == "windows":
             raise BuildError("on Windows the extension is built with zig: pip install ziglang, or set TGCRYPTO_FFI_ZIG")

@@ -17,11 +17,13 @@
 #          Pyrogram/Telethon and the predecessors in child processes, run once per version;
 #        - light = a seventh of the random cases, and no demonstration of cryptg's hang;
 #      the wheels the sdist built (3.9: version-specific, 3.13: abi3) then replace the
-#      release wheel in that venv and run the backend-dependent files once, light.
+#      release wheel in that venv and run the backend-dependent files once, light;
+#   4. the fallback without zig: the module built by the system clang runs the
+#      vectors, tgcrypto and cryptg files (light).
 # The last line is "N passed, N failed" (each check counts one; each pytest run its tests).
 # Exits non-zero on any failure. Venvs and build output go to .tools/python-test/
 # (deleted first); downloaded build requirements are kept in .tools/python-wheelhouse/.
-# A missing tool (a CPython version, OpenSSL headers for building cipheron) fails the
+# A missing tool (a CPython version, OpenSSL headers for building cipheron, clang) fails the
 # run under CI=true, and is reported as SKIPPED with its install command otherwise.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,6 +74,11 @@ missing() {
     fi
 }
 
+# The fallback without zig: the system clang builds the module for this machine.
+clang_build() {
+    TGCRYPTO_FFI_CC=clang "$builder" -c 'import sys; sys.path.insert(0, sys.argv[1]); import tgffi_build as t
+print(t.build_native_wheel(sys.argv[2]).name)' "$repo/bindings/python/_build" "$work/clang-wheel"
+}
 wait_for() { # PID LOG: the background job's status; its log on failure
     if wait "$1"; then cat "$2"; return 0; fi
     tail -20 "$2"
@@ -115,11 +122,16 @@ find_python() {
 }
 
 # OpenSSL headers: cipheron (a test dependency) builds from its sdist against them
+# clang: the fallback build without zig. Debian packages are installed where we may.
 have_openssl_headers() { [ -e /usr/include/openssl/evp.h ] || [ -e /usr/local/include/openssl/evp.h ]; }
-if ! have_openssl_headers && command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
+apt_pkgs=
+have_openssl_headers || apt_pkgs="$apt_pkgs libssl-dev"
+command -v clang >/dev/null 2>&1 || apt_pkgs="$apt_pkgs clang"
+if [ -n "$apt_pkgs" ] && command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
     sudo_=; [ "$(id -u)" -eq 0 ] || sudo_=sudo
-    echo "installing libssl-dev (Debian) for cipheron"
-    { $sudo_ apt-get update -qq && $sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libssl-dev; } >/dev/null 2>&1
+    echo "installing$apt_pkgs (Debian)"
+    # shellcheck disable=SC2086 # a list of packages
+    { $sudo_ apt-get update -qq && $sudo_ env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $apt_pkgs; } >/dev/null 2>&1
 fi
 openssl_ok=1
 have_openssl_headers || openssl_ok=0
@@ -197,6 +209,13 @@ sdist_build() {
         { tail -20 "$work/sdist-$v.log"; return 1; }
     ls "$out"
 }
+clang_pid=
+if command -v clang >/dev/null 2>&1; then
+    clang_build >"$work/clang-build.log" 2>&1 &
+    clang_pid=$!
+else
+    missing "the system-clang fallback build" "sudo apt-get install clang"
+fi
 # both in the background (checked when their version's turn comes)
 declare -A SDIST
 if fill_wheelhouse; then
@@ -254,6 +273,15 @@ for v in $VERSIONS; do
                 TGFFI_LEVEL=light -- "${backend_files[@]}" -k "not install and not distribution"
     fi
 done
+
+# The clang-built module (no zig) runs the files that need only pytest, light
+if [ -n "$clang_pid" ] && check "the module built by the system clang (no zig)" wait_for "$clang_pid" "$work/clang-build.log"; then
+    venv=$work/venv-clang
+    check "CPython 3.11 venv with the clang-built wheel" bash -c '"$1" -m venv "$2" && "$2/bin/pip" install --quiet \
+        --disable-pip-version-check "$3" "$4"/*.whl' _ "$builder" "$venv" "pytest==8.3.4" "$work/clang-wheel" &&
+        pytest_run "the clang-built wheel: vectors, tgcrypto, cryptg, light" "$venv/bin/python" TGFFI_LEVEL=light -- \
+            "$here"/test_vectors.py "$here"/test_tgcrypto.py "$here"/test_cryptg.py
+fi
 
 echo
 echo "Python suite: $(($(date +%s) - started)) s; artifacts in $dist"
