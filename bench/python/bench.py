@@ -7,7 +7,7 @@ bench/results/python.json.
 
 Method: all implementations are timed round-robin; each sample is a loop
 sized to about 10 ms (2 ms with BENCH_QUICK=1); the figure is the fastest of
-ROUNDS samples (7, quick: 3). Arguments are Pyrogram's shapes: bytes data,
+ROUNDS samples (7, quick: 3; BENCH_ROUNDS=N overrides). Arguments are Pyrogram's shapes: bytes data,
 key and IGE iv; bytearray CTR iv and state (the originals write into them).
 """
 import json
@@ -27,7 +27,7 @@ import tgcrypto
 import tgcrypto_ffi
 
 QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
-ROUNDS = 3 if QUICK else 7
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", 3 if QUICK else 7))
 SAMPLE_S = 0.002 if QUICK else 0.01
 OUT = Path(__file__).resolve().parents[1] / "results" / "python.json"
 MiB = 1 << 20
