@@ -789,20 +789,27 @@ typedef struct {
 } AuthKey;
 
 /* Random padding: 4 KiB from os.urandom, handed out in 32-byte slots, each
- * used for one message and wiped after it. Only touched with the GIL held. */
+ * copied out for one message and wiped. Only touched with the GIL held. */
 #define POOL_SIZE 4096
 #define SLOT 32
 static uint8_t pool[POOL_SIZE];
 static size_t pool_next = POOL_SIZE;
 
-static uint8_t *padding_slot(void) {
+/* Copies the next unused slot into out and wipes it there. os.urandom may
+ * release the GIL, so another thread can refill the pool meanwhile: the
+ * caller therefore works on its own copy, never on the pool. */
+static int take_padding(uint8_t out[SLOT]) {
     if (pool_next >= POOL_SIZE) {
-        if (random_bytes(pool, POOL_SIZE) < 0) return NULL;
+        uint8_t fresh[POOL_SIZE];
+        if (random_bytes(fresh, POOL_SIZE) < 0) return -1;
+        memcpy(pool, fresh, POOL_SIZE);
+        wipe(fresh, sizeof fresh);
         pool_next = 0;
     }
-    uint8_t *slot = pool + pool_next;
+    memcpy(out, pool + pool_next, SLOT);
+    wipe(pool + pool_next, SLOT);
     pool_next += SLOT;
-    return slot;
+    return 0;
 }
 
 static PyObject *auth_key_new(PyTypeObject *type, PyObject *args, PyObject *kwds) {
@@ -913,7 +920,7 @@ static PyObject *auth_key_encrypt(PyObject *o, PyObject *const *args, Py_ssize_t
     Py_buffer pad_view;
     int have_pad = 0, got = 0;
     PyObject *out = NULL;
-    uint8_t *joined = NULL;
+    uint8_t *joined = NULL, own_pad[SLOT] = {0};
     size_t total = 0;
     if (nparts > 2 && (parts = PyMem_Malloc(sizeof(Py_buffer) * (size_t)nparts)) == NULL) {
         PyErr_NoMemory();
@@ -976,12 +983,11 @@ static PyObject *auth_key_encrypt(PyObject *o, PyObject *const *args, Py_ssize_t
         body = joined, body_len = (uint32_t)total;
     }
     const uint8_t *pad;
-    uint8_t *slot = NULL;
     if (have_pad) {
         pad = pad_view.buf;
     } else {
-        if ((slot = padding_slot()) == NULL) goto done;
-        pad = slot;
+        if (take_padding(own_pad) < 0) goto done;
+        pad = own_pad;
     }
     const size_t packet_len = 24 + total + pad_len;
     if ((out = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)packet_len)) != NULL) {
@@ -1002,8 +1008,8 @@ static PyObject *auth_key_encrypt(PyObject *o, PyObject *const *args, Py_ssize_t
             core_error(rc);
         }
     }
-    if (slot != NULL) wipe(slot, SLOT);
 done:
+    wipe(own_pad, sizeof own_pad);
     if (joined != NULL) {
         wipe(joined, total);
         free(joined);

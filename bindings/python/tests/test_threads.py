@@ -192,3 +192,20 @@ def test_gil_is_released_for_large_inputs():
         assert first != last, name
     # the check itself: a call that holds the GIL (a plain copy) sees one counter value
     assert all(a == b for a, b in (read_during(bytes, 32 << 20) for _ in range(2)))
+
+
+def test_default_padding_from_many_threads():
+    # every packet, sealed with pool padding while other threads refill and
+    # take from the pool (large ones without the GIL), opens again
+    auth = tgcrypto_ffi.AuthKey(os.urandom(256))
+    plains = [os.urandom(28) + (n - 32).to_bytes(4, "little") + os.urandom(n - 32)
+              for n in (32, 36, 100, 4096, 65536) for _ in range(cases(40))]
+
+    def seal(chunk):
+        return [(p, auth.encrypt_message(p, server=True)) for p in chunk]
+
+    with ThreadPoolExecutor(4) as pool:
+        sealed = [x for part in pool.map(seal, [plains[i::4] for i in range(4)]) for x in part]
+    assert len(sealed) == len(plains)
+    for plain, packet in sealed:
+        assert auth.decrypt_message(packet) == plain
