@@ -40,9 +40,12 @@ for m in (tgcrypto, cryptg, cipheron):
 def cpu_model():
     try:
         out = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-        for line in out.splitlines():
-            if line.startswith("Model name:"):
-                return line.split(":", 1)[1].strip()
+        fields = dict(line.split(":", 1) for line in out.splitlines() if ":" in line)
+        if "Model name" in fields:
+            name = fields["Model name"].strip()
+            if "CPU family" in fields and "Model" in fields:  # a VM may hide the exact name
+                name += f" (family {fields['CPU family'].strip()}, model {fields['Model'].strip()})"
+            return name
     except (OSError, subprocess.CalledProcessError):
         pass
     try:
