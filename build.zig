@@ -95,6 +95,15 @@ pub fn build(b: *std.Build) void {
     b.step("bench", "C-level throughput of every backend, next to openssl speed").dependOn(&run_openssl.step);
 
     addDist(b, portable, node_headers);
+
+    // Python: cp311-abi3 wheels for the eight dist targets (plus cp39/cp310
+    // for Linux) and the sdist, into zig-out/python/ (bindings/python/build_wheels.py).
+    const py_wheels = b.addSystemCommand(&.{"python3"});
+    py_wheels.addFileArg(b.path("bindings/python/build_wheels.py"));
+    py_wheels.addArg("--zig");
+    py_wheels.addFileArg(.zig_exe);
+    py_wheels.has_side_effects = true;
+    b.step("python-wheels", "Build the Python wheels (8 platforms) and sdist into zig-out/python/").dependOn(&py_wheels.step);
 }
 
 /// Prebuilt libraries, named as Node names platforms (process.platform-arch[-libc]).

@@ -10,7 +10,8 @@
 #      each under Bun, Deno, then Node.js; bench/node_binding.ts under Node
 #      (the binding's cost, node:ffi, output strategies) after the C-level
 #      call cost (bench/c/call_cost.c -> bench/results/c-call.json)
-#   5. bench/chart.ts -> bench/results/chart.svg
+#   5. bench/python/run.sh: tgcrypto_ffi vs TgCrypto, cryptg and cipheron (CPython 3.11)
+#   6. bench/chart.ts -> bench/results/chart.svg
 # BENCH_QUICK=1 for a short smoke run. Results go to bench/results/.
 # Informational: a missed target never fails the run; a crash does.
 set -euo pipefail
@@ -74,6 +75,9 @@ LD_LIBRARY_PATH=zig-out/lib ./scripts/zig run -lc -OReleaseFast -Icsrc bench/c/c
     >bench/results/c-call.json
 cat bench/results/c-call.json
 "$node" bench/node_binding.ts
+
+section "python: bench/python/run.sh (tgcrypto_ffi vs TgCrypto, cryptg, cipheron)"
+bash bench/python/run.sh
 
 section "chart: bench/chart.ts"
 "$bin/bun" bench/chart.ts

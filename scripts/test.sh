@@ -135,6 +135,9 @@ if [ "$node_lines" = "22 24 26" ]; then
     suite "installGramJS in Node 22/26 applications, CommonJS and ES module" bash test/clients/gramjs_node.sh
 else why=$node_why; skip "installGramJS in Node 22/26 applications, CommonJS and ES module"; fi
 
+# ---- Python: the wheels and sdist, and the suites on CPython 3.9-3.13 x every backend ----
+suite "Python (bindings/python)" bash bindings/python/tests/run.sh
+
 # ---- fuzzing, soak ----
 # libFuzzer (ASan + UBSan, references from OpenSSL's libcrypto), FUZZ_SECONDS (default 15) per harness.
 if needs "clang libclang-rt-dev libssl-dev" have_fuzzer; then suite "fuzz (test/fuzz/run.sh)" bash test/fuzz/run.sh
