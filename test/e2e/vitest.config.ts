@@ -1,0 +1,15 @@
+import { fileURLToPath } from "node:url";
+
+import { defineConfig } from "vitest/config";
+
+// The end-to-end sessions (test/e2e/run.sh runs them under each runtime):
+// one process per file (pool "forks"), as the main suite.
+export default defineConfig({
+  root: fileURLToPath(new URL("../..", import.meta.url)),
+  test: {
+    include: ["test/e2e/**/*.e2e.ts"],
+    pool: "forks",
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
