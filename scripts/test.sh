@@ -104,6 +104,8 @@ for backend in $backends; do
     vitest deno "$backend"
 done
 step "installGramJS under Deno with npm:telegram, no node_modules" bash test/clients/gramjs_deno_npm.sh
+# Real GramJS and mtcute sessions (stock and drop-in) against the loopback MTProto server, every runtime.
+suite "e2e: GramJS and mtcute sessions (test/e2e/run.sh)" bash test/e2e/run.sh
 
 # ---- fuzzing, soak ----
 # libFuzzer (ASan + UBSan, references from OpenSSL's libcrypto), FUZZ_SECONDS (default 15) per harness.
