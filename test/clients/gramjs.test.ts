@@ -420,6 +420,37 @@ describe("installGramJS: MTProtoState over every data length (0..320 bytes)", ()
     expect(same).toBeGreaterThanOrEqual(76); // the messages with a body of a multiple of 4 bytes, and a few random ones
     expect(parsed).toBeGreaterThanOrEqual(72); // the upload.file messages
   });
+
+  test("a body with an unknown constructor: stock's TypeNotFoundError, and GramJS's alert() called once, as stock does", async () => {
+    const rng = new Prng("gramjs-unknown-constructor");
+    const key = rng.bytes(256);
+    const state = await gramState(key, rng);
+    const body = Buffer.alloc(24);
+    body.writeUInt32LE(0x0badc0de, 0); // no such constructor
+    const header = Buffer.alloc(32);
+    Helpers.toSignedLittleBuffer(state.salt, 8).copy(header, 0);
+    Helpers.toSignedLittleBuffer(state.id, 8).copy(header, 8);
+    header.writeUInt32LE(rng.u32(), 16), header.writeUInt32LE(0x12345678, 20), header.writeInt32LE(body.length, 28);
+    const plaintext = Buffer.concat([header, body]);
+    uninstallGramJS();
+    const packet = await stockServerPacket(state, plaintext, Buffer.from(rng.bytes(padLength(plaintext.length))));
+    const results: string[] = [], alerts: number[] = [];
+    for (const install of [false, true]) {
+      if (install) installGramJS();
+      else uninstallGramJS();
+      state.msgIds = [];
+      let calls = 0;
+      vi.stubGlobal("alert", () => void calls++);
+      results.push(await outcome(() => state.decryptMessageData(packet)));
+      vi.stubGlobal("alert", undefined);
+      alerts.push(calls);
+      expect(state.msgIds.length).toBe(1); // stock records the msg_id before parsing
+    }
+    uninstallGramJS();
+    expect(results[0]).toMatch(/^TypeNotFoundError: Could not find a matching Constructor ID/);
+    expect(results[1]).toBe(results[0]);
+    expect(alerts).toEqual([1, 1]);
+  });
 });
 
 describe("installGramJS: primitives as GramJS uses them", () => {
