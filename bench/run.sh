@@ -5,7 +5,8 @@
 #      machine (./scripts/zig build bench, which runs bench/openssl.sh)
 #   3. bench/bench.ts under Bun, then under Deno
 #   4. bench/threads.ts, bench/messages.ts (message layer, hashes, PQ vs
-#      mtcute and GramJS) and bench/clients.ts (stock vs integrated clients),
+#      mtcute and GramJS), bench/clients.ts (stock vs integrated clients) and
+#      bench/transfer.ts (file transfers through the loopback MTProto server),
 #      each under Bun, then under Deno
 #   5. bench/chart.ts -> bench/results/chart.svg
 # BENCH_QUICK=1 for a short smoke run. Results go to bench/results/.
@@ -59,6 +60,7 @@ in_both_runtimes bench.ts ""
 in_both_runtimes threads.ts ""
 in_both_runtimes messages.ts "the whole MTProto message, hashes and PQ vs mtcute and GramJS"
 in_both_runtimes clients.ts "GramJS and mtcute, stock vs integrated"
+in_both_runtimes transfer.ts "64 MiB up and down through the loopback server, client CPU stock vs the library"
 
 section "chart: bench/chart.ts"
 "$bin/bun" bench/chart.ts

@@ -14,7 +14,7 @@
 import { Buffer } from "node:buffer";
 import { createRequire } from "node:module";
 
-import type { LoopbackServer } from "../server/server.ts";
+import type { ServerAddress } from "./address.ts";
 
 const require = createRequire(import.meta.url);
 // deno-lint-ignore no-explicit-any
@@ -51,7 +51,7 @@ export function gramjs(): Any {
 }
 
 /** Puts the server's RSA keys in GramJS's key table (idempotent). */
-export function addGramKeys(server: Pick<LoopbackServer, "rsaKeys">): void {
+export function addGramKeys(server: Pick<ServerAddress, "rsaKeys">): void {
   const { RSA, bigInt } = gramjs();
   for (const key of Object.values(server.rsaKeys)) {
     RSA._serverKeys.set(key.fingerprint.toString(), { n: bigInt(key.n.toString()), e: Number(key.e) });
@@ -59,7 +59,7 @@ export function addGramKeys(server: Pick<LoopbackServer, "rsaKeys">): void {
 }
 
 export async function connectGramJS(
-  server: Pick<LoopbackServer, "host" | "port" | "dcId" | "rsaKeys">,
+  server: ServerAddress,
   transport: GramTransport = "full",
 ): Promise<GramSession> {
   const { telegram, connection, Logger, AllTLObjects } = gramjs();
@@ -117,6 +117,7 @@ export async function gramUpload(session: GramSession, bytes: Uint8Array, name =
   const inputFile = await session.client.uploadFile({
     file: new CustomFile(name, bytes.length, "", Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)),
     workers: 1,
+    maxBufferSize: bytes.length + 1, // in memory: GramJS reads files over 20 MB from their path otherwise
   });
   return { fileId: BigInt(inputFile.id.toString()), inputFile };
 }

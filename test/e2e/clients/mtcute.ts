@@ -15,7 +15,7 @@ import { addPublicKey } from "@mtcute/core/utils.js";
 import { NodePlatform, TcpTransport } from "@mtcute/node";
 import Long from "long";
 
-import type { LoopbackServer } from "../server/server.ts";
+import type { ServerAddress } from "./address.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -50,13 +50,13 @@ function format(fmt: string, args: unknown[]): string {
 }
 
 /** Puts the server's keys in mtcute's table: the RSA_PAD key as current, the legacy one as "old" (mtcute's flag for it). */
-export function addMtcuteKeys(server: Pick<LoopbackServer, "rsaKeys">, crypto: Any): void {
+export function addMtcuteKeys(server: Pick<ServerAddress, "rsaKeys">, crypto: Any): void {
   addPublicKey(crypto, server.rsaKeys.rsa_pad.publicPem, false);
   addPublicKey(crypto, server.rsaKeys.legacy.publicPem, true);
 }
 
 export async function connectMtcute(
-  server: Pick<LoopbackServer, "host" | "port" | "dcId" | "rsaKeys">,
+  server: ServerAddress,
   crypto: Any,
   transport: MtcuteTransport = "intermediate",
 ): Promise<MtcuteSession> {
