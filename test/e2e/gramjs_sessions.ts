@@ -138,6 +138,17 @@ export function gramjsSessions(mode: "stock" | "drop-in"): void {
           "warn: Security error while unpacking a received message: Error: Received msg_key doesn't match with expected one",
         );
       });
+
+      test("the whole session: no transport error, no unknown constructor, no RPC error but the ones asked for", () => {
+        const { stats } = server;
+        expect(stats.transportErrors).toEqual([]);
+        expect(stats.unknown).toEqual([]);
+        expect(stats.unknownAuthKeys).toBe(0);
+        expect(stats.badMsgNotifications).toEqual([]);
+        // GramJS asks for itself (users.getUsers) after each reconnect; nobody is logged in
+        expect(stats.calls.filter((c) => c.error !== undefined && !(c.method === "users.getUsers" && c.error === "AUTH_KEY_UNREGISTERED")))
+          .toEqual([]);
+      });
     });
   }
 }

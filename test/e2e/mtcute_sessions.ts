@@ -153,6 +153,15 @@ export function mtcuteSessions(mode: "stock" | "drop-in"): void {
         expect(warnings).toHaveLength(1);
         expect(warnings[0]).toMatch(/^warn: \[.*\] received message with invalid messageKey = [0-9a-f]{32} \(expected [0-9a-f]{32}\)$/);
       });
+
+      test("the whole session: no transport error, no unknown constructor, no RPC error", () => {
+        const { stats } = server;
+        expect(stats.transportErrors).toEqual([]);
+        expect(stats.unknown).toEqual([]);
+        expect(stats.unknownAuthKeys).toBe(0);
+        expect(stats.badMsgNotifications).toEqual([]);
+        expect(stats.calls.filter((c) => c.error !== undefined)).toEqual([]);
+      });
     });
   }
 
