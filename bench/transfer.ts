@@ -106,9 +106,16 @@ async function runClient(client: Client, mode: Mode): Promise<Run> {
   const last = out.trim().split("\n").at(-1) ?? "";
   if (code !== 0 || !last.startsWith("{")) throw new Error(`${client} ${mode}: client exited with ${code}: ${out.slice(-500)}`);
   const result = JSON.parse(last) as { connect: Phase; upload: Phase; download: Phase; fileId: string; sha256: string; ok: boolean };
-  if (!result.ok) throw new Error(`${client} ${mode}: the downloaded file differs from the uploaded one`);
+  if (!result.ok) {
+    const stored = await ask(`file ${result.fileId}`);
+    throw new Error(
+      `${client} ${mode}: the downloaded file differs from the uploaded one (${last}); the server stored ` +
+        `${JSON.stringify(stored)} (uploaded sha256 ${result.sha256}); server: ${JSON.stringify(await ask("stats"))}`,
+    );
+  }
   const stored = await ask(`file ${result.fileId}`);
   if (stored.sha256 !== result.sha256 || stored.size !== SIZE) throw new Error(`${client} ${mode}: the server stored a different file`);
+  await ask(`forget ${result.fileId}`); // the server's memory stays bounded over the runs
   const after = await serverCpu();
   return { ...result, serverCpuUs: after - before, upload_method: stored.big ? "upload.saveBigFilePart" : "upload.saveFilePart" };
 }

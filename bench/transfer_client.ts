@@ -46,14 +46,19 @@ if (args.client === "gramjs") {
   session = connect.value;
   const upload = await phase(() => gramUpload(connect.value, data));
   const download = await phase(() => gramDownload(connect.value, upload.value.fileId, data.length));
-  result = { connect, upload, download, fileId: upload.value.fileId, ok: digest(download.value) === digest(data) };
+  result = { connect, upload, download, fileId: upload.value.fileId, ok: digest(download.value) === digest(data), back: download.value };
 } else {
   const crypto = args.mode === "library" ? nativeCrypto(new NodeCryptoProvider()) : new NodeCryptoProvider();
   const connect = await phase(() => connectMtcute(server, crypto));
   session = connect.value;
   const upload = await phase(() => mtcuteUpload(connect.value, data));
   const download = await phase(() => mtcuteDownload(connect.value, upload.value.fileId, data.length));
-  result = { connect, upload, download, fileId: upload.value.fileId, ok: digest(download.value) === digest(data) };
+  result = { connect, upload, download, fileId: upload.value.fileId, ok: digest(download.value) === digest(data), back: download.value };
+}
+/** Where the download first differs from the upload (for the error report). */
+function firstDifference(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return i;
+  return a.length === b.length ? -1 : Math.min(a.length, b.length);
 }
 const strip = (p: unknown) => {
   const { ms, cpuUs } = p as { ms: number; cpuUs: number };
@@ -67,6 +72,7 @@ process.stdout.write(
     fileId: String(result.fileId),
     sha256: digest(data),
     ok: result.ok,
+    ...(result.ok ? {} : { downloadedBytes: (result.back as Uint8Array).length, firstDifference: firstDifference(result.back as Uint8Array, data) }),
   })}\n`,
 );
 await session.close();

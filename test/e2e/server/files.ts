@@ -72,6 +72,11 @@ export class FileStore {
     return out;
   }
 
+  /** Drops an upload (a long-running server keeps its memory bounded). */
+  forget(fileId: bigint): boolean {
+    return this.#uploads.delete(fileId);
+  }
+
   /** Whether a file of this id was uploaded, and how (for the tests). */
   describe(fileId: bigint): { big: boolean; parts: number; totalParts?: number; size: number } | undefined {
     const upload = this.#uploads.get(fileId);

@@ -8,6 +8,7 @@
  * answers commands on stdin, one per line, each with one JSON line:
  *   cpu          process.cpuUsage() of this process (µs)
  *   file <id>    the stored upload of that file_id: how it came, its size and SHA-256
+ *   forget <id>  drops that upload
  *   stats        what the server observed (counts)
  *   stop         stops and exits
  * It also stops when stdin closes and after E2E_SERVER_TIMEOUT_MS (default
@@ -43,7 +44,8 @@ lines.on("line", (line) => {
     const id = BigInt(argument ?? "0");
     const upload = server.upload(id);
     reply(upload === undefined ? { error: "no such file" } : { ...upload, sha256: createHash("sha256").update(server.file(id)).digest("hex") });
-  } else if (command === "stats") {
+  } else if (command === "forget") reply({ forgotten: server.forget(BigInt(argument ?? "0")) });
+  else if (command === "stats") {
     const { stats } = server;
     const methods: Record<string, number> = {};
     for (const call of stats.calls) methods[call.method] = (methods[call.method] ?? 0) + 1;

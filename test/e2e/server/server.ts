@@ -46,6 +46,8 @@ export interface LoopbackServer {
   file(fileId: bigint): Uint8Array;
   /** How it was uploaded: saveBigFilePart or saveFilePart, how many parts. */
   upload(fileId: bigint): { big: boolean; parts: number; totalParts?: number; size: number } | undefined;
+  /** Drops an uploaded file. */
+  forget(fileId: bigint): boolean;
   /** The next encrypted packet from any client gets bit 0 of byte `offset` flipped before decryption. */
   tamperNextClientPacket(offset?: number): void;
   /** The next encrypted packet to any client is sent first with bit 0 of byte `offset` flipped, then intact. */
@@ -172,6 +174,7 @@ export async function startServer(options: ServerOptions = {}): Promise<Loopback
     authKey: (id) => keys.get(hex(id))?.key.slice(),
     file: (fileId) => methods.files.file(fileId),
     upload: (fileId) => methods.files.describe(fileId),
+    forget: (fileId) => methods.files.forget(fileId),
     tamperNextClientPacket(offset = 40) {
       controls.tamperClient = { offset };
     },
