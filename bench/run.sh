@@ -6,7 +6,8 @@
 #   3. bench/bench.ts under Bun, Deno, then Node.js (node_modules/node26: the
 #      newest supported line)
 #   4. bench/threads.ts, bench/messages.ts (message layer, hashes, PQ vs
-#      mtcute and GramJS) and bench/clients.ts (stock vs integrated clients),
+#      mtcute and GramJS), bench/clients.ts (stock vs integrated clients) and
+#      bench/transfer.ts (file transfers through the loopback MTProto server),
 #      each under Bun, Deno, then Node.js; bench/node_binding.ts under Node
 #      (the binding's cost, node:ffi, output strategies) after the C-level
 #      call cost (bench/c/call_cost.c -> bench/results/c-call.json)
@@ -68,6 +69,7 @@ in_both_runtimes bench.ts ""
 in_both_runtimes threads.ts ""
 in_both_runtimes messages.ts "the whole MTProto message, hashes and PQ vs mtcute and GramJS"
 in_both_runtimes clients.ts "GramJS and mtcute, stock vs integrated"
+in_both_runtimes transfer.ts "64 MiB up and down through the loopback server, client CPU stock vs the library"
 
 section "C-level call cost (bench/c/call_cost.c), then node: bench/node_binding.ts"
 mkdir -p bench/results

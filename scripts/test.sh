@@ -135,6 +135,9 @@ if [ "$node_lines" = "22 24 26" ]; then
     suite "installGramJS in Node 22/26 applications, CommonJS and ES module" bash test/clients/gramjs_node.sh
 else why=$node_why; skip "installGramJS in Node 22/26 applications, CommonJS and ES module"; fi
 
+# Real GramJS and mtcute sessions (stock and drop-in) against the loopback MTProto server, every runtime.
+suite "e2e: GramJS and mtcute sessions (test/e2e/run.sh)" bash test/e2e/run.sh
+
 # ---- Python: the wheels and sdist, and the suites on CPython 3.9-3.13 x every backend ----
 suite "Python (bindings/python)" bash bindings/python/tests/run.sh
 

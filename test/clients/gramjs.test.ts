@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 
 import { installGramJS, isGramJSInstalled, TESTED_GRAMJS_VERSION, uninstallGramJS } from "../../ts/clients/gramjs.ts";
 import { AuthKey } from "../../ts/mod.ts";
@@ -302,6 +302,154 @@ describe("installGramJS: MTProtoState", () => {
     expect(packet.equals(stock)).toBe(true);
     using server = new AuthKey(newKey);
     expect(server.decryptMessage(new Uint8Array(packet), { server: true }).length).toBe(32 + 48);
+  });
+});
+
+describe("installGramJS: MTProtoState over every data length (0..320 bytes)", () => {
+  const LENGTHS = Array.from({ length: 321 }, (_, i) => i);
+  // GramJS's TypeNotFoundError calls alert() where one exists; Bun's and Deno's wait for Enter on stdin. Random
+  // message bodies raise it (stock and patched alike), so alert is taken away while these run.
+  beforeAll(() => {
+    vi.stubGlobal("alert", undefined);
+  });
+  afterAll(() => {
+    vi.unstubAllGlobals();
+  });
+
+  /** What a call did: its result, or its error's class and message. */
+  async function outcome(fn: () => Promise<Any>): Promise<string> {
+    try {
+      const result = await fn();
+      if (Buffer.isBuffer(result)) return `Buffer ${result.toString("hex")}`;
+      return `TLMessage ${result.msgId} ${result.seqNo} ${result.obj?.className} ${Buffer.from(result.obj?.getBytes?.() ?? []).toString("hex")}`;
+    } catch (error) {
+      return `${(error as Error).constructor.name}: ${(error as Error).message}`;
+    }
+  }
+
+  test("regression: encryptMessageData of 0..15 bytes is stock GramJS's packet (was RangeError: Plaintext must be at least 32 bytes)", async () => {
+    const rng = new Prng("gramjs-short");
+    const state = await gramState(rng.bytes(256), rng);
+    for (let length = 0; length < 16; length++) {
+      const data = Buffer.from(rng.bytes(length));
+      const [stock, native] = await stockAndNative(`short-${length}`, () => outcome(() => state.encryptMessageData(data)));
+      expect(stock).toMatch(/^Buffer /);
+      expect(native, `${length} bytes`).toBe(stock);
+    }
+  });
+
+  test("encryptMessageData: the same bytes as stock for every length, the same errors", async () => {
+    const rng = new Prng("gramjs-every-length");
+    const key = rng.bytes(256);
+    const state = await gramState(key, rng);
+    using server = new AuthKey(key);
+    for (const length of LENGTHS) {
+      const data = Buffer.from(rng.bytes(length));
+      const message = length >= 16 && length % 4 === 0;
+      if (message) data.writeInt32LE(length - 16, 12); // msg_id, seq_no, length, body
+      const [stock, native] = await stockAndNative(`len-${length}`, () => outcome(() => state.encryptMessageData(data)));
+      expect(native, `${length} bytes`).toBe(stock);
+      expect(native.length).toBe("Buffer ".length + 2 * (24 + 16 + length + padLength(16 + length)));
+      if (message) {
+        // A whole message: this library's server side opens it.
+        const packet = new Uint8Array(Buffer.from(native.slice("Buffer ".length), "hex"));
+        expect(server.decryptMessage(packet, { server: true }).length).toBeGreaterThanOrEqual(32);
+      }
+    }
+    // GramJS's own errors, in its order: no auth key, no salt.
+    const noSalt = await gramState(key, rng);
+    noSalt.salt = undefined;
+    const noKey = await gramState(key, rng);
+    noKey.authKey = undefined;
+    for (const broken of [noSalt, noKey]) {
+      const [stock, native] = await stockAndNative("broken", () => outcome(() => broken.encryptMessageData(Buffer.alloc(20))));
+      expect(stock).toMatch(/^Error: (Unset params|Auth key unset)$/);
+      expect(native).toBe(stock);
+    }
+  });
+
+  test("decryptMessageData: the same TLMessage or error as stock for every length; stricter only where the security guidelines reject", async () => {
+    const rng = new Prng("gramjs-every-length-decrypt");
+    const key = rng.bytes(256);
+    const state = await gramState(key, rng);
+    let same = 0, parsed = 0, stricter = 0;
+    for (const length of LENGTHS) {
+      for (const shape of ["message", "random"] as const) {
+        // data: what follows salt and session_id. "message": msg_id, seq_no, length and a body that is an
+        // upload.file when its length allows; "random": any bytes (the length field among them).
+        const data = Buffer.from(rng.bytes(length));
+        const bodyLength = length - 16;
+        if (shape === "message" && length >= 16) {
+          data.writeInt32LE(bodyLength, 12);
+          if (bodyLength >= 16 && bodyLength % 4 === 0) fileBody(rng, bodyLength < 12 + 254 ? bodyLength - 13 : bodyLength - 16).copy(data, 16);
+        }
+        const header = Buffer.alloc(16);
+        Helpers.toSignedLittleBuffer(state.salt, 8).copy(header, 0);
+        Helpers.toSignedLittleBuffer(state.id, 8).copy(header, 8);
+        const plaintext = Buffer.concat([header, data]);
+        const padding = Buffer.from(rng.bytes(padLength(plaintext.length)));
+        uninstallGramJS();
+        const packet = await stockServerPacket(state, plaintext, padding);
+        const results: string[] = [];
+        for (const install of [false, true]) {
+          if (install) installGramJS();
+          else uninstallGramJS();
+          state.msgIds = [];
+          results.push(await outcome(() => state.decryptMessageData(packet)));
+        }
+        uninstallGramJS();
+        const [stock, native] = results as [string, string];
+        // The checks of the security guidelines, on the known plaintext: message_data_length a multiple of 4
+        // and within the packet, 12..1024 bytes of padding (and so a packet of at least 72 bytes).
+        const total = plaintext.length + padding.length;
+        const declared = Buffer.concat([plaintext, padding]).readUInt32LE(28); // total >= 32
+        const valid = total >= 48 && declared % 4 === 0 && 32 + declared <= total && total - 32 - declared >= 12 && total - 32 - declared <= 1024;
+        if (valid) {
+          expect(native, `${shape}, ${length} bytes`).toBe(stock);
+          same++;
+          if (native.startsWith("TLMessage")) parsed++;
+        } else {
+          // The deliberate difference (README): rejected as a msg_key failure, where stock GramJS parses on.
+          expect(native, `${shape}, ${length} bytes`).toBe("SecurityError: Received msg_key doesn't match with expected one");
+          expect(stock).not.toBe(native);
+          stricter++;
+        }
+      }
+    }
+    expect(same + stricter).toBe(2 * LENGTHS.length);
+    expect(same).toBeGreaterThanOrEqual(76); // the messages with a body of a multiple of 4 bytes, and a few random ones
+    expect(parsed).toBeGreaterThanOrEqual(72); // the upload.file messages
+  });
+
+  test("a body with an unknown constructor: stock's TypeNotFoundError, and GramJS's alert() called once, as stock does", async () => {
+    const rng = new Prng("gramjs-unknown-constructor");
+    const key = rng.bytes(256);
+    const state = await gramState(key, rng);
+    const body = Buffer.alloc(24);
+    body.writeUInt32LE(0x0badc0de, 0); // no such constructor
+    const header = Buffer.alloc(32);
+    Helpers.toSignedLittleBuffer(state.salt, 8).copy(header, 0);
+    Helpers.toSignedLittleBuffer(state.id, 8).copy(header, 8);
+    header.writeUInt32LE(rng.u32(), 16), header.writeUInt32LE(0x12345678, 20), header.writeInt32LE(body.length, 28);
+    const plaintext = Buffer.concat([header, body]);
+    uninstallGramJS();
+    const packet = await stockServerPacket(state, plaintext, Buffer.from(rng.bytes(padLength(plaintext.length))));
+    const results: string[] = [], alerts: number[] = [];
+    for (const install of [false, true]) {
+      if (install) installGramJS();
+      else uninstallGramJS();
+      state.msgIds = [];
+      let calls = 0;
+      vi.stubGlobal("alert", () => void calls++);
+      results.push(await outcome(() => state.decryptMessageData(packet)));
+      vi.stubGlobal("alert", undefined);
+      alerts.push(calls);
+      expect(state.msgIds.length).toBe(1); // stock records the msg_id before parsing
+    }
+    uninstallGramJS();
+    expect(results[0]).toMatch(/^TypeNotFoundError: Could not find a matching Constructor ID/);
+    expect(results[1]).toBe(results[0]);
+    expect(alerts).toEqual([1, 1]);
   });
 });
 

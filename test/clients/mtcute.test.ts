@@ -47,7 +47,7 @@ const log = { warnings: [] as string[], verbose() {}, debug() {}, warn(...a: unk
 beforeAll(async () => {
   MtcuteAuthKey = (await import(AUTH_KEY_FILE)).AuthKey;
   await stock.provider.initialize();
-  await native.initialize(); // forwarded to the wrapped provider (loads @mtcute/wasm)
+  await native.initialize(); // the provider's own (loads @mtcute/wasm)
 });
 
 function authKey(provider: Any, key: Uint8Array): Any {
@@ -59,7 +59,7 @@ function authKey(provider: Any, key: Uint8Array): Any {
 const long = (rng: Prng) => Long.fromBits(rng.u32() | 0, rng.u32() | 0);
 
 describe("nativeCrypto(NodeCryptoProvider) in @mtcute/core", () => {
-  test("is a provider: native hooks, the rest forwarded (pbkdf2, hmac, gzip, random)", async () => {
+  test("is a provider: native hooks, the rest the provider's own (pbkdf2, hmac, gzip, random)", async () => {
     expect(native).toBeInstanceOf(NodeCryptoProvider);
     expect(native.sha256).not.toBe(stock.provider.sha256);
     const data = new Prng("fwd").bytes(3000);

@@ -25,8 +25,10 @@
  *   given the same random padding (GramJS's `helpers.generateRandomBytes`).
  *
  * Whatever the native path does not cover (keys that are not 256 bits,
- * empty or odd-length IGE input, a pq of more than 64 bits) goes to the
- * stock function. `uninstallGramJS()` puts every stock function back.
+ * empty or odd-length IGE input, a pq of more than 64 bits, message data
+ * shorter than msg_id + seq_no + length, a message body that does not parse
+ * within its message_data_length) goes to the stock function.
+ * `uninstallGramJS()` puts every stock function back.
  *
  * Where the results differ from stock GramJS, on purpose:
  * - `decryptMessageData` also checks message_data_length (a multiple of 4,
@@ -417,7 +419,10 @@ function makeEncryptMessageData(modules: GramModules, stock: (this: GramState, d
     const authKey = this.authKey.getKey();
     if (!authKey) throw new Error("Auth key unset");
     if (!this.salt || !this.id || !authKey || !this.authKey.keyId) throw new Error("Unset params");
-    if (authKey.length !== 256 || !isBytes(data)) return stock.call(this, data);
+    // The native layer takes a plaintext that holds at least its 32-byte header (salt .. message_data_length):
+    // GramJS's own messages always do (msg_id, seq_no and length come first), but encryptMessageData takes
+    // any data, and stock GramJS encrypts shorter data too.
+    if (authKey.length !== 256 || !isBytes(data) || data.length < 32 - SALT_AND_SESSION) return stock.call(this, data);
     // big-integer -> bytes costs microseconds: the header is kept while salt and id are the same objects
     // (big-integers are immutable; GramJS assigns new ones).
     let header = headers.get(this);
@@ -435,6 +440,30 @@ function makeEncryptMessageData(modules: GramModules, stock: (this: GramState, d
     packet.set(keyIdBytes(entry, this.authKey.keyId, helpers.readBufferFromBigInt), 0);
     return asBuffer(packet);
   };
+}
+
+/**
+ * reader.tgReadObject() without GramJS's alert(): its TypeNotFoundError calls alert() where one exists (Bun's
+ * and Deno's wait for Enter on stdin). A failed native parse is handed to stock GramJS, which raises (and
+ * alerts) once, as it would have alone.
+ */
+function readQuietly(reader: GramReader): unknown {
+  const global = globalThis as { alert?: unknown };
+  const alert = global.alert;
+  let hidden = false;
+  if (alert !== undefined) {
+    try {
+      global.alert = undefined;
+      hidden = global.alert === undefined;
+    } catch {
+      // a read-only alert stays
+    }
+  }
+  try {
+    return reader.tgReadObject();
+  } finally {
+    if (hidden) global.alert = alert;
+  }
 }
 
 function makeDecryptMessageData(modules: GramModules, stock: (this: GramState, body: Buffer) => Promise<unknown>) {
@@ -483,12 +512,20 @@ function makeDecryptMessageData(modules: GramModules, stock: (this: GramState, b
     if (this.msgIds.includes(remoteMsgId.toString()) && this.securityChecks) {
       throw new SecurityError("Duplicate msgIds");
     }
+    const reader = new BinaryReader(asBuffer(plaintext));
+    reader.read(32); // to message_data (its length was checked natively)
+    let obj: unknown;
+    try {
+      obj = readQuietly(reader);
+    } catch {
+      // A body that does not parse within message_data_length: stock GramJS reads on into the padding (which
+      // the native layer zeroes) and its errors count the bytes left, so the packet goes to stock GramJS,
+      // whose result or error is then exactly stock's (msgIds is untouched so far, as stock expects it).
+      return stock.call(this, body);
+    }
     if (this.msgIds.length > 500) this.msgIds.shift();
     this.msgIds.push(remoteMsgId.toString());
     const remoteSequence = view.getInt32(24, true);
-    const reader = new BinaryReader(asBuffer(plaintext));
-    reader.read(32); // to message_data (its length was checked natively)
-    const obj = reader.tgReadObject();
     return new TLMessage(remoteMsgId, remoteSequence, obj);
   };
 }

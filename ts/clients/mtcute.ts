@@ -1,9 +1,9 @@
 /**
- * `tgcrypto-ffi/mtcute`: {@link nativeCrypto} wraps any mtcute crypto
+ * `tgcrypto-ffi/mtcute`: {@link nativeCrypto} makes any mtcute crypto
  * provider (`ICryptoProvider` of `@mtcute/core`: `NodeCryptoProvider`,
- * `BunCryptoProvider`, `DenoCryptoProvider`, `WebCryptoProvider`, ...) so that
- * its AES-256-IGE, AES-256-CTR, SHA-1, SHA-256 and pq factorization run in
- * this library:
+ * `BunCryptoProvider`, `DenoCryptoProvider`, `WebCryptoProvider`, ...) run
+ * its AES-256-IGE, AES-256-CTR, SHA-1, SHA-256 and pq factorization in this
+ * library (it sets them on the provider itself and returns it):
  *
  * ```ts
  * import { TelegramClient } from "@mtcute/node"; // or @mtcute/bun, @mtcute/deno
@@ -15,9 +15,9 @@
  *
  * Everything else (initialize, pbkdf2, hmacSha256, gzip, gunzip,
  * randomFill, randomBytes, and whatever else the provider has) stays the
- * provider's own, called on the provider itself. mtcute has no hook for
- * the message layer, so its `AuthKey` keeps doing the framing in JS; the
- * hashes and the cipher under it are native.
+ * provider's own, untouched. mtcute has no hook for the message layer, so
+ * its `AuthKey` keeps doing the framing in JS; the hashes and the cipher
+ * under it are native.
  *
  * For a provider class of your own, {@link createAesIge} and
  * {@link createAesCtr} are the two AES hooks alone:
@@ -78,8 +78,8 @@ export function createAesCtr(key: Uint8Array, iv: Uint8Array, _encrypt: boolean)
 
 /**
  * The members of mtcute's `ICryptoProvider` (`@mtcute/core`
- * utils/crypto/abstract, 0.30.3) that {@link nativeCrypto} replaces, and the
- * ones it forwards. Any provider object fits.
+ * utils/crypto/abstract, 0.30.3) that {@link nativeCrypto} replaces or
+ * needs. Any provider object fits.
  */
 export interface MtcuteCryptoProvider {
   initialize?: () => unknown;
@@ -97,19 +97,42 @@ export const TESTED_MTCUTE_VERSION = "0.30.3";
 
 /** The members replaced by native ones. */
 const NATIVE_MEMBERS = ["createAesIge", "createAesCtr", "sha1", "sha256", "factorizePQ"] as const;
+type NativeMember = (typeof NATIVE_MEMBERS)[number];
+
+/** The functions nativeCrypto puts on providers (to recognise a provider it already changed). */
+const nativeFunctions = new WeakSet<object>();
+
+const isBytes = (value: unknown): value is Uint8Array => value instanceof Uint8Array;
 
 /**
- * A provider whose `createAesIge`, `createAesCtr`, `sha1`, `sha256` and
- * `factorizePQ` are native; every other member is `provider`'s (methods
- * called on `provider` itself, so class-private state keeps working).
+ * Makes `provider`'s `createAesIge`, `createAesCtr`, `sha1`, `sha256` and
+ * `factorizePQ` native, on `provider` itself, and returns it (the same
+ * object). The native functions are own properties of the provider
+ * (writable, configurable, not enumerable, like the class methods they
+ * shadow); every other member is untouched, so everything behaves as the
+ * provider's own: methods run with `this` being whatever they are called on
+ * (the provider, a Proxy around it such as mtcute's `withFakeRandom`), an
+ * override set on it later (`provider.randomFill = ...`, `vi.spyOn`) is
+ * what its other methods see, and providers with `#private` fields keep
+ * working.
  *
  * - `createAesIge` / `createAesCtr`: native for 32-byte keys (all mtcute
- *   uses); other key sizes go to `provider`.
+ *   uses) and 32-/16-byte IVs; anything else goes to the provider's own
+ *   method (called on the same `this`).
  * - `factorizePQ`: native for a pq of up to 8 bytes (Telegram's); longer
- *   goes to `provider`. Returns synchronously (mtcute awaits it).
+ *   goes to the provider's own. Returns synchronously (mtcute awaits it).
+ * - `sha1` / `sha256`: native for `Uint8Array` data; they return a plain
+ *   `Uint8Array` (the interface's type; NodeCryptoProvider's node:crypto
+ *   digests are Buffers).
+ *
+ * Calling it again on the same provider changes nothing. The provider is
+ * changed in place: a provider shared with code that should keep the stock
+ * functions needs an instance of its own.
  *
  * @throws {TypeError} if `provider` is not an object with mtcute's crypto
- *   provider methods
+ *   provider methods, or cannot take the native members as own properties
+ *   (frozen, sealed or otherwise non-extensible, or a member that is
+ *   non-configurable); nothing is changed then
  */
 export function nativeCrypto<P extends MtcuteCryptoProvider>(provider: P): P {
   if (typeof provider !== "object" || provider === null) {
@@ -123,37 +146,44 @@ export function nativeCrypto<P extends MtcuteCryptoProvider>(provider: P): P {
       );
     }
   }
-  // Members come from the provider through the prototype chain; its methods
-  // are forwarded so that they run on the provider itself.
-  const wrapper = Object.create(provider) as Record<string, unknown>;
-  const seen = new Set<string>();
-  for (let object: object | null = provider; object !== null && object !== Object.prototype;) {
-    for (const name of Object.getOwnPropertyNames(object)) {
-      if (name === "constructor" || seen.has(name)) continue;
-      seen.add(name);
-      const descriptor = Object.getOwnPropertyDescriptor(object, name)!;
-      if (typeof descriptor.value === "function") {
-        // Looked up on each call: a method replaced on the provider later is the one used.
-        const forward = provider as unknown as Record<string, (...args: unknown[]) => unknown>;
-        wrapper[name] = (...args: unknown[]) => forward[name]!(...args);
-      }
+  if (NATIVE_MEMBERS.every((name) => nativeFunctions.has(provider[name]))) return provider;
+  for (const name of NATIVE_MEMBERS) {
+    const own = Object.getOwnPropertyDescriptor(provider, name);
+    if (own ? !own.configurable : !Object.isExtensible(provider)) {
+      throw new TypeError(
+        `nativeCrypto(provider): cannot set ${name} on this provider (it is frozen, sealed or not extensible, ` +
+          `or ${name} is not configurable); pass a provider of its own, or use createAesIge/createAesCtr ` +
+          `from tgcrypto-ffi/mtcute in a provider class`,
+      );
     }
-    object = Object.getPrototypeOf(object);
   }
-  const stock = {
-    createAesIge: (key: Uint8Array, iv: Uint8Array) => provider.createAesIge(key, iv),
-    createAesCtr: (key: Uint8Array, iv: Uint8Array, encrypt: boolean) => provider.createAesCtr(key, iv, encrypt),
-    factorizePQ: (pq: Uint8Array) => provider.factorizePQ(pq),
+  // The provider's own functions, for the inputs the native ones do not take; called on the receiver.
+  const stockIge = provider.createAesIge, stockCtr = provider.createAesCtr, stockFactorize = provider.factorizePQ;
+  const stockSha1 = provider.sha1, stockSha256 = provider.sha256;
+  const members: Pick<MtcuteCryptoProvider, NativeMember> = {
+    createAesIge(this: unknown, key: Uint8Array, iv: Uint8Array) {
+      return isBytes(key) && isBytes(iv) && key.length === 32 && iv.length === 32
+        ? createAesIge(key, iv)
+        : stockIge.call(this, key, iv);
+    },
+    createAesCtr(this: unknown, key: Uint8Array, iv: Uint8Array, encrypt: boolean) {
+      return isBytes(key) && isBytes(iv) && key.length === 32 && iv.length === 16
+        ? createAesCtr(key, iv, encrypt)
+        : stockCtr.call(this, key, iv, encrypt);
+    },
+    sha1(this: unknown, data: Uint8Array) {
+      return isBytes(data) ? sha1(data) : stockSha1.call(this, data);
+    },
+    sha256(this: unknown, data: Uint8Array) {
+      return isBytes(data) ? sha256(data) : stockSha256.call(this, data);
+    },
+    factorizePQ(this: unknown, pq: Uint8Array) {
+      return isBytes(pq) && pq.length <= 8 ? factorizePQ(pq) : stockFactorize.call(this, pq);
+    },
   };
-  const replaced: Pick<MtcuteCryptoProvider, (typeof NATIVE_MEMBERS)[number]> = {
-    createAesIge: (key, iv) =>
-      key.length === 32 && iv.length === 32 ? createAesIge(key, iv) : stock.createAesIge(key, iv),
-    createAesCtr: (key, iv, encrypt) =>
-      key.length === 32 && iv.length === 16 ? createAesCtr(key, iv, encrypt) : stock.createAesCtr(key, iv, encrypt),
-    sha1: (data) => sha1(data),
-    sha256: (data) => sha256(data),
-    factorizePQ: (pq) => (pq.length <= 8 ? factorizePQ(pq) : stock.factorizePQ(pq)),
-  };
-  Object.assign(wrapper, replaced);
-  return wrapper as unknown as P;
+  for (const name of NATIVE_MEMBERS) {
+    nativeFunctions.add(members[name]);
+    Object.defineProperty(provider, name, { value: members[name], writable: true, configurable: true, enumerable: false });
+  }
+  return provider;
 }

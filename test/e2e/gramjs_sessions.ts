@@ -1,0 +1,154 @@
+/**
+ * Real GramJS sessions against the loopback server, one describe per
+ * transport (GramJS's default ConnectionTCPFull and ConnectionTCPObfuscated),
+ * for stock GramJS or with installGramJS() (gramjs_stock.e2e.ts,
+ * gramjs_dropin.e2e.ts: one process each). GramJS's plain
+ * ConnectionTCPAbridged is not used: in 2.26.22 it reads packets with
+ * PromisedNetSockets.read(n), which returns what is buffered, so any answer
+ * longer than one socket read breaks it (its obfuscated form reads exactly).
+ */
+import { createHash, randomBytes } from "node:crypto";
+
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+
+import { installGramJS, isGramJSInstalled, uninstallGramJS } from "../../ts/clients/gramjs.ts";
+import { API_ID, connectGramJS, gramDownload, type GramSession, type GramTransport, gramUpload } from "./clients/gramjs.ts";
+import { type LoopbackServer, startServer } from "./server/server.ts";
+
+// deno-lint-ignore no-explicit-any
+type Any = any;
+
+const FILE_SIZE = 3 << 20;
+const TRANSPORT_NAME: Record<GramTransport, string> = { full: "full", abridged: "abridged", obfuscated: "obfuscated abridged" };
+
+const keyId = (key: Uint8Array) => new Uint8Array(createHash("sha1").update(key).digest()).slice(12, 20);
+/** SHA-256 in hex: megabyte arrays compared by digest (vitest's deep equality on them takes minutes). */
+const digest = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+export function gramjsSessions(mode: "stock" | "drop-in"): void {
+  beforeAll(() => {
+    if (mode === "drop-in") installGramJS();
+    else uninstallGramJS();
+    expect(isGramJSInstalled()).toBe(mode === "drop-in");
+  });
+  afterAll(() => {
+    uninstallGramJS();
+  });
+
+  for (const transport of ["full", "obfuscated"] as const) {
+    describe(`GramJS 2.26.22 (${mode}), ${transport === "full" ? "ConnectionTCPFull (default)" : "ConnectionTCPObfuscated"}`, () => {
+      let server: LoopbackServer;
+      let session: GramSession;
+      beforeAll(async () => {
+        server = await startServer({ timeoutMs: 90_000 });
+        session = await connectGramJS(server, transport);
+      });
+      afterAll(async () => {
+        await session?.close();
+        await server?.stop();
+      });
+
+      test("connects, creates an auth key (RSA_PAD), invokeWithLayer(initConnection(help.getConfig))", async () => {
+        const { stats } = server;
+        expect(stats.transportErrors).toEqual([]);
+        expect(stats.transports[0]).toBe(TRANSPORT_NAME[transport]);
+        const made = stats.handshakes.at(-1)!;
+        expect(made.scheme).toBe("rsa_pad");
+        expect(made.inner).toBe("p_q_inner_data");
+        // An exchange is repeated only when its key began with a zero byte (1 in 256): GramJS strips it
+        // (getByteArray), fails the new_nonce_hash check and starts again.
+        for (const retried of stats.handshakes.slice(0, -1)) expect(retried.leadingZero).toBe(true);
+        const first = stats.calls[0]!;
+        expect(first.method).toBe("help.getConfig");
+        expect(first.layer).toBe(session.layer);
+        expect(first.initConnection?.apiId).toBe(API_ID);
+        expect(first.error).toBeUndefined();
+        const config = await session.client.invoke(new session.Api.help.GetConfig());
+        expect(config).toBeInstanceOf(session.Api.Config);
+        expect(config.thisDc).toBe(server.dcId);
+        expect(config.dcOptions.map((dc: Any) => [dc.id, dc.ipAddress, dc.port])).toContainEqual([server.dcId, server.host, server.port]);
+        expect(stats.gzipSent).toBeGreaterThan(0); // the Config went gzip_packed
+        expect(stats.unknown).toEqual([]);
+      });
+
+      test("both sides derive the same auth key", () => {
+        const key = session.authKey();
+        expect(key.length).toBe(256);
+        expect(server.authKey(keyId(key))).toEqual(key);
+      });
+
+      test("bad_server_salt: the first request is refused and GramJS resends it with the new salt", () => {
+        const { stats } = server;
+        expect(stats.badServerSalts.length).toBeGreaterThan(0);
+        expect(stats.badServerSalts[0]!.contents).toContain("help.getConfig");
+        expect(stats.newSessions.length).toBeGreaterThan(0);
+        expect(stats.calls.filter((c) => c.method === "help.getConfig" && c.error === undefined).length).toBeGreaterThan(0);
+      });
+
+      test("ping/pong, msg_container both ways, msgs_ack", async () => {
+        const { bigInt } = { bigInt: (await import("big-integer")).default as Any };
+        const before = { pings: server.stats.pings, containers: server.stats.containersReceived };
+        const [pong1, pong2, config] = await Promise.all([
+          session.client.invoke(new session.Api.Ping({ pingId: bigInt(1234567) })),
+          session.client.invoke(new session.Api.Ping({ pingId: bigInt(-7654321) })),
+          session.client.invoke(new session.Api.help.GetConfig()),
+        ]);
+        expect(pong1.pingId.toString()).toBe("1234567");
+        expect(pong2.pingId.toString()).toBe("-7654321");
+        expect(config.thisDc).toBe(server.dcId);
+        expect(server.stats.pings - before.pings).toBe(2);
+        expect(server.stats.containersReceived).toBeGreaterThan(before.containers); // queued together
+        expect(server.stats.containersSent).toBeGreaterThan(0); // new_session_created + rpc_result
+        await session.client.invoke(new session.Api.help.GetConfig()); // carries the acks of the answers above
+        expect([...server.stats.results].some((id) => server.stats.acked.has(id))).toBe(true);
+      });
+
+      test(`uploads a random 3 MiB file and downloads it back byte-identical (512 KiB upload.getFile parts)`, async () => {
+        const data = new Uint8Array(randomBytes(FILE_SIZE));
+        const { fileId } = await gramUpload(session, data);
+        expect(server.upload(fileId)).toEqual({ big: false, parts: 24, totalParts: undefined, size: FILE_SIZE }); // 128 KiB saveFilePart
+        expect(digest(server.file(fileId))).toBe(digest(data));
+        const back = await gramDownload(session, fileId, data.length);
+        expect(back.length).toBe(data.length);
+        expect(digest(back)).toBe(digest(data));
+        const gets = server.stats.calls.filter((c) => c.method === "upload.getFile");
+        expect(gets.length).toBeGreaterThanOrEqual(6);
+        for (const get of gets) expect(get.detail?.limit).toBe(512 * 1024), expect(get.error).toBeUndefined();
+        expect(server.stats.largestFrame).toBeGreaterThan(128 * 1024);
+        expect(server.stats.framesAcrossReads).toBeGreaterThan(0); // reassembled from several socket reads
+      });
+
+      test("the server rejects a tampered client packet (MtprotoSecurityError); GramJS reconnects and resends", async () => {
+        const { stats } = server;
+        const rejected = stats.rejectedClientPackets.length, connections = stats.connections;
+        server.tamperNextClientPacket();
+        const config = await session.client.invoke(new session.Api.help.GetConfig());
+        expect(config.thisDc).toBe(server.dcId);
+        expect(stats.rejectedClientPackets.slice(rejected)).toEqual([{ error: "MtprotoSecurityError", message: "MTProto message rejected", tampered: true }]);
+        expect(stats.connections).toBeGreaterThan(connections);
+      });
+
+      test("GramJS rejects a tampered server packet (SecurityError: msg_key) and takes the genuine one", async () => {
+        const logged = session.log.length, tampered = server.stats.tamperedServerPackets;
+        server.tamperNextServerPacket();
+        const config = await session.client.invoke(new session.Api.help.GetConfig());
+        expect(config.thisDc).toBe(server.dcId);
+        expect(server.stats.tamperedServerPackets).toBe(tampered + 1);
+        expect(session.log.slice(logged)).toContain(
+          "warn: Security error while unpacking a received message: Error: Received msg_key doesn't match with expected one",
+        );
+      });
+
+      test("the whole session: no transport error, no unknown constructor, no RPC error but the ones asked for", () => {
+        const { stats } = server;
+        expect(stats.transportErrors).toEqual([]);
+        expect(stats.unknown).toEqual([]);
+        expect(stats.unknownAuthKeys).toBe(0);
+        expect(stats.badMsgNotifications).toEqual([]);
+        // GramJS asks for itself (users.getUsers) after each reconnect; nobody is logged in
+        expect(stats.calls.filter((c) => c.error !== undefined && !(c.method === "users.getUsers" && c.error === "AUTH_KEY_UNREGISTERED")))
+          .toEqual([]);
+      });
+    });
+  }
+}

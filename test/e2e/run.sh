@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The end-to-end sessions (test/e2e/*.e2e.ts: GramJS and mtcute, stock and
+# with the drop-ins, against the loopback server) under every runtime in
+# RUNTIMES, each vitest run under a hard timeout. Prints one line per
+# runtime, then the total as "N passed, N failed" (scripts/test.sh counts it).
+#
+#   bash test/e2e/run.sh                 # every runtime (npm run e2e)
+#   E2E_RUNTIMES="deno" bash test/e2e/run.sh
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+bin=./node_modules/.bin
+# One entry per runtime: NAME|the command that runs vitest's CLI (vitest.mjs) in that runtime.
+RUNTIMES=(
+    "bun|$bin/bun --bun ./node_modules/vitest/vitest.mjs"
+    "deno|$bin/deno run -A ./node_modules/vitest/vitest.mjs"
+)
+LIMIT=${E2E_TIMEOUT:-300} # seconds per runtime; the server fixture also stops itself after 90 s
+
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+passed=0 failed=0
+with_limit() {
+    if command -v timeout >/dev/null; then timeout --kill-after=10 "$LIMIT" "$@"; else "$@"; fi
+}
+for entry in "${RUNTIMES[@]}"; do
+    name=${entry%%|*} cmd=${entry#*|}
+    if [ -n "${E2E_RUNTIMES:-}" ] && [[ " $E2E_RUNTIMES " != *" $name "* ]]; then continue; fi
+    out="$results/$name.json"
+    echo "== e2e under $name"
+    started=$(date +%s)
+    # shellcheck disable=SC2086 # cmd is a command line
+    with_limit $cmd run --config test/e2e/vitest.config.ts --reporter=default --reporter=json --outputFile.json="$out"
+    rc=$?
+    p=0 f=1
+    if [ -s "$out" ]; then
+        read -r p f < <(node -e 'const r = require(process.argv[1]); console.log(r.numPassedTests, r.numFailedTests + r.numFailedTestSuites)' "$out")
+    fi
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # a crash or the timeout after the report
+    if [ "$p" -eq 0 ]; then f=$((f > 0 ? f : 1)); fi # ran nothing
+    printf 'e2e %-6s %4s passed, %s failed (%s s)\n' "$name" "$p" "$f" "$(($(date +%s) - started))"
+    passed=$((passed + p)) failed=$((failed + f))
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
