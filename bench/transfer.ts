@@ -41,6 +41,7 @@ const CHILD_TIMEOUT_MS = 15 * 60_000;
 const RUN_SCRIPT: Partial<Record<RuntimeInfo["name"], (script: string) => string[]>> = {
   bun: (script) => [script],
   deno: (script) => ["run", "-A", script],
+  node: (script) => [script],
 };
 const script = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 function command(path: string): string[] {

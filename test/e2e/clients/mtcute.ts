@@ -35,8 +35,10 @@ export interface MtcuteSession {
 }
 
 class ObfuscatedTcpTransport extends TcpTransport {
-  constructor(readonly padded: boolean) {
+  readonly padded: boolean;
+  constructor(padded: boolean) {
     super();
+    this.padded = padded;
   }
   override packetCodec(): Any {
     return new ObfuscatedPacketCodec(this.padded ? new PaddedIntermediatePacketCodec() : new IntermediatePacketCodec());

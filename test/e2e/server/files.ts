@@ -12,8 +12,12 @@ export const MAX_PARTS = 4000;
 
 /** An RPC error, as the methods raise it. */
 export class RpcFailure extends Error {
-  constructor(readonly code: number, readonly text: string) {
+  readonly code: number;
+  readonly text: string;
+  constructor(code: number, text: string) {
     super(`${code} ${text}`);
+    this.code = code;
+    this.text = text;
   }
 }
 

@@ -99,11 +99,14 @@ function unwrapLegacy(decrypted: Uint8Array): PQInnerData {
 export class Handshakes {
   readonly #pending = new Map<string, Pending>();
 
-  constructor(
-    /** The keys whose fingerprints resPQ lists, in this order. */
-    readonly advertised: readonly ServerRsaKey[],
-    readonly onKey: (key: NewAuthKey) => void,
-  ) {}
+  /** The keys whose fingerprints resPQ lists, in this order. */
+  readonly advertised: readonly ServerRsaKey[];
+  readonly onKey: (key: NewAuthKey) => void;
+
+  constructor(advertised: readonly ServerRsaKey[], onKey: (key: NewAuthKey) => void) {
+    this.advertised = advertised;
+    this.onKey = onKey;
+  }
 
   /** The response (TL) to one unencrypted request. */
   handle(request: HandshakeRequest): Uint8Array {

@@ -16,7 +16,12 @@ export interface MethodResult {
 
 export class Methods {
   readonly files = new FileStore();
-  constructor(readonly thisDc: number, readonly dcOptions: () => readonly DcOption[]) {}
+  readonly thisDc: number;
+  readonly dcOptions: () => readonly DcOption[];
+  constructor(thisDc: number, dcOptions: () => readonly DcOption[]) {
+    this.thisDc = thisDc;
+    this.dcOptions = dcOptions;
+  }
 
   call(method: Method): MethodResult {
     const now = Math.floor(Date.now() / 1000);

@@ -112,12 +112,17 @@ function describe(body: Uint8Array): string[] {
 }
 
 export class SessionLayer {
-  constructor(
-    readonly keys: Map<string, KeyRecord>,
-    readonly methods: Methods,
-    readonly stats: ServerStats,
-    readonly controls: Controls,
-  ) {}
+  readonly keys: Map<string, KeyRecord>;
+  readonly methods: Methods;
+  readonly stats: ServerStats;
+  readonly controls: Controls;
+
+  constructor(keys: Map<string, KeyRecord>, methods: Methods, stats: ServerStats, controls: Controls) {
+    this.keys = keys;
+    this.methods = methods;
+    this.stats = stats;
+    this.controls = controls;
+  }
 
   /** One encrypted packet from a client. */
   handle(link: Link, frame: Uint8Array): void {

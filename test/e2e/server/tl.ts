@@ -82,8 +82,12 @@ export function constructorName(id: number): string {
 }
 
 export class UnknownConstructorError extends Error {
-  constructor(readonly id: number, readonly where: string) {
+  readonly id: number;
+  readonly where: string;
+  constructor(id: number, where: string) {
     super(`unknown TL constructor ${constructorName(id)} in ${where}`);
+    this.id = id;
+    this.where = where;
   }
 }
 
@@ -95,7 +99,9 @@ export class TlError extends Error {}
 export class TlReader {
   readonly view: DataView;
   pos = 0;
-  constructor(readonly data: Uint8Array, offset = 0) {
+  readonly data: Uint8Array;
+  constructor(data: Uint8Array, offset = 0) {
+    this.data = data;
     this.view = new DataView(data.buffer, data.byteOffset, data.byteLength);
     this.pos = offset;
   }
