@@ -177,6 +177,7 @@ describe("nativeCrypto(provider): the provider itself, with native members", () 
     // The native inputs did not reach the provider's own sha256 / createAesIge; the fallbacks did.
     const names = native.calls().map(([m]: [string]) => m);
     expect(names.filter((m: string) => m === "sha256")).toHaveLength(1); // sha256("not bytes")
+    expect(names.filter((m: string) => m === "sha1")).toHaveLength(1); // sha1("not bytes")
     expect(names.filter((m: string) => m === "createAesIge")).toHaveLength(0);
     expect(names.filter((m: string) => m === "createAesCtr")).toHaveLength(1); // the 16-byte key
     expect(names.filter((m: string) => m === "factorizePQ")).toHaveLength(1); // the 9-byte pq
@@ -208,6 +209,20 @@ describe("nativeCrypto(provider): the provider itself, with native members", () 
         const native = await outcome(() => call(fakeRandom(nativeCrypto(new PrivateProvider()), name)));
         expect(native, name).toBe(stock);
       }
+    }
+    // The inputs the native members hand to the provider's own methods: called on the same receiver (the Proxy),
+    // so they fail as on stock, not on the provider behind it.
+    const fallbacks: ((c: Any) => unknown)[] = [
+      (c) => c.createAesIge(key16, iv32).encrypt(data.subarray(0, 32)),
+      (c) => c.createAesCtr(key16, iv16, true).process(data.subarray(0, 5)),
+      (c) => c.sha1("not bytes"),
+      (c) => c.sha256("not bytes"),
+      (c) => c.factorizePQ(Uint8Array.of(0x00, 0x17, 0xed, 0x48, 0x94, 0x1a, 0x08, 0xf9, 0x81)),
+    ];
+    for (const [i, call] of fallbacks.entries()) {
+      const stock = await outcome(() => call(fakeRandom(new PrivateProvider(), "fallback")));
+      expect(stock, `fallback #${i} on stock`).toMatch(/private/);
+      expect(await outcome(() => call(fakeRandom(nativeCrypto(new PrivateProvider()), "fallback"))), `fallback #${i}`).toBe(stock);
     }
     // (The native members themselves touch no #private state, so through such a Proxy they work where the
     // provider's own would throw.)
