@@ -27,6 +27,12 @@
 
 
 unsigned passed, failed; /* check.h */
+int fail_fast;            /* check.h */
+void fail_fast_exit(void) {
+    printf("%u passed, %u failed (TG_TEST_FAIL_FAST: stopped at the first failure)\n", passed, failed);
+    fflush(stdout);
+    exit(1);
+}
 
 
 /* ---- deterministic random data (splitmix64) ---- */
@@ -358,6 +364,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s <vectors-dir>\n", argv[0]);
         return 2;
     }
+    fail_fast = getenv("TG_TEST_FAIL_FAST") != NULL;
     if (tg_init() != TG_OK) {
         printf("FAIL tg_init: %s (TGCRYPTO_BACKEND=%s)\n", tg_strerror(tg_init()), getenv("TGCRYPTO_BACKEND"));
         return 1;
@@ -381,6 +388,7 @@ int main(int argc, char **argv) {
         differential(name, strcmp(name, "soft") == 0 ? 500 : 3000);
         ran_soft |= strcmp(name, "soft") == 0;
         argument_checks();
+        test_arguments(name);
         test_mtproto(argv[1], name);
 #ifdef HAVE_GUARD_PAGES
         guard_page_checks(name);
