@@ -174,6 +174,10 @@ static unsigned run_vector_file(const char *dir, const char *name, const char *b
 
 /* ---- differential tests against soft ---- */
 
+static void tg_store64_be_test(uint8_t *p, uint64_t v) {
+    for (int i = 7; i >= 0; i--) p[i] = (uint8_t)v, v >>= 8;
+}
+
 enum { OP_IGE_ENC, OP_IGE_DEC, OP_CBC_ENC, OP_CBC_DEC, OP_CTR, OP_COUNT };
 static const char *const op_names[OP_COUNT] = {"ige-enc", "ige-dec", "cbc-enc", "cbc-dec", "ctr"};
 
@@ -258,6 +262,51 @@ static void differential(const char *backend, int cases) {
         CHECK(rc == 0 && !memcmp(out, ref, n), "%s %s n=%u chunked context differs from one-shot", backend, op_names[op], n);
     }
     free(in_base), free(ref), free(out_base), free(inplace_base);
+}
+
+/* CTR calls that end exactly where the low 64 bits of the counter wrap, one
+ * block before and one after: the wide loops add to the low half only and
+ * must hand over (vaes512 to the ymm loop, vaes256's batches to the scalar
+ * loop) when it wraps, also when it wraps at the last block of a batch
+ * (vaes256: 24 blocks, vaes512: 32, then 16, 4). Against soft, counter and
+ * state after the call included. */
+static void counter_boundaries(const char *backend) {
+    static const uint32_t lens[] = {1, 2, 3, 4, 5, 15, 16, 17, 23, 24, 25, 31, 32, 33, 36, 47, 48, 49, 63, 64, 65, 72, 96, 100, 129, 256};
+    static uint8_t in[16 * 260 + 16], out[sizeof in], ref[sizeof in];
+    for (size_t l = 0; l < sizeof lens / sizeof lens[0]; l++) {
+        const uint32_t nb = lens[l];
+        /* where the wrap falls: after the last block, one earlier or later, at batch ends inside the call */
+        const uint64_t wraps[] = {nb, nb - 1, nb + 1, 16, 24, 32, 48, 64, 1};
+        for (size_t w = 0; w < sizeof wraps / sizeof wraps[0]; w++) {
+            if (wraps[w] == 0 || wraps[w] > nb + 1) continue;
+            for (int variant = 0; variant < 3; variant++) {
+                params p;
+                rng_fill(p.key, 32);
+                rng_fill(p.iv, 16);
+                if (variant == 1) memset(p.iv, 0xff, 8); /* the high half wraps too (128-bit wrap) */
+                tg_store64_be_test(p.iv + 8, (uint64_t)0 - wraps[w]);
+                const uint8_t state = variant == 2 ? (uint8_t)(1 + rng_below(15)) : 0;
+                const uint32_t n = nb * 16 + (variant == 2 ? 16 - state : 0) + (variant == 1 ? 7 : 0);
+                rng_fill(in, n);
+                uint8_t iv_ref[32], iv_out[32], st_ref = state, st_out = state;
+                memcpy(iv_ref, p.iv, 16), memcpy(iv_out, p.iv, 16);
+                tg_set_backend("soft");
+                const int rc_ref = tg_ctr256(ref, in, n, p.key, iv_ref, &st_ref);
+                tg_set_backend(backend);
+                const int rc = tg_ctr256(out, in, n, p.key, iv_out, &st_out);
+                CHECK(rc == TG_OK && rc_ref == TG_OK && !memcmp(out, ref, n) && !memcmp(iv_out, iv_ref, 16) && st_out == st_ref,
+                      "%s ctr %u bytes, low counter half wraps after %llu blocks, variant %d: differs from soft", backend, n,
+                      (unsigned long long)wraps[w], variant);
+                /* the same through a context in one update */
+                tg_ctr_ctx *c = tg_ctr_new(p.key, p.iv, state);
+                uint8_t pos[16], st[1];
+                CHECK(c != NULL && tg_ctr_update(c, out, in, n) == TG_OK && tg_ctr_position(c, pos, st) == TG_OK &&
+                          !memcmp(out, ref, n) && !memcmp(pos, iv_ref, 16) && st[0] == st_ref,
+                      "%s ctr context %u bytes, wrap after %llu blocks: differs from soft", backend, n, (unsigned long long)wraps[w]);
+                tg_ctr_free(c);
+            }
+        }
+    }
 }
 
 #ifdef HAVE_GUARD_PAGES
@@ -389,6 +438,7 @@ int main(int argc, char **argv) {
         ran_soft |= strcmp(name, "soft") == 0;
         argument_checks();
         test_arguments(name);
+        counter_boundaries(name);
         test_mtproto(argv[1], name);
 #ifdef HAVE_GUARD_PAGES
         guard_page_checks(name);
