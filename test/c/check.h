@@ -52,5 +52,7 @@ void sha_tests(const char *vectors_dir);                         /* test_sha.c: 
 void test_mtproto(const char *vectors_dir, const char *backend); /* test_mtproto.c: the backend in use */
 void test_factorize(const char *vectors_dir);                    /* test_factorize.c */
 void test_arguments(const char *backend);                        /* test_args.c: NULL pointers, error order */
+void test_wipes(const char *backend);                            /* test_wipes.c: the promised wipes (TG_TEST_HOOKS) */
+void test_wipes_summary(void);                                   /* test_wipes.c: no region unwiped in the whole run */
 
 #endif

@@ -439,6 +439,7 @@ int main(int argc, char **argv) {
         argument_checks();
         test_arguments(name);
         counter_boundaries(name);
+        test_wipes(name);
         test_mtproto(argv[1], name);
 #ifdef HAVE_GUARD_PAGES
         guard_page_checks(name);
@@ -454,6 +455,7 @@ int main(int argc, char **argv) {
     tg_set_backend(default_backend);
     sha_tests(argv[1]);
     test_factorize(argv[1]);
+    test_wipes_summary();
     printf("%u passed, %u failed\n", passed, failed);
     return failed ? 1 : 0;
 }
