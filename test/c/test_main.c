@@ -320,6 +320,103 @@ static uint8_t *guarded_page(void) { /* [no access][read-write][no access] */
     return mem + page;
 }
 
+/* The fixed-size arguments end at a guard page too: the key (32 bytes),
+ * the IGE iv (32), the CBC/CTR iv (16), the CTR state (1), CTR data ending
+ * in a partial block, context constructors and tg_ctr_position, the auth
+ * key (256), auth_key_id's id (8), hash digests (32/20) and states (112),
+ * MTProto packets, heads, bodies, paddings and plaintexts of the exact
+ * length. Reading or writing one byte past any of them crashes. */
+static uint8_t *at_end(uint8_t *page_start, size_t n) { return page_start + (size_t)sysconf(_SC_PAGESIZE) - n; }
+
+static void guard_page_arguments(const char *backend) {
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uint8_t *pa = guarded_page(), *pb = guarded_page(), *pc = guarded_page(), *pd = guarded_page(), *pe = guarded_page();
+    CHECK(pa && pb && pc && pd && pe, "mmap");
+    if (!(pa && pb && pc && pd && pe)) return;
+    uint8_t *key = at_end(pa, 32);
+    rng_fill(key, 32);
+    static uint8_t buf[4096];
+    /* IGE / CBC one-shots and contexts */
+    for (int op = 0; op < OP_CTR; op++) {
+        const size_t iv_len = op <= OP_IGE_DEC ? 32 : 16;
+        uint8_t *iv = at_end(pb, iv_len), *in = at_end(pd, 64), *out = at_end(pe, 64);
+        rng_fill(iv, iv_len);
+        rng_fill(in, 64);
+        params p;
+        memcpy(p.key, key, 32);
+        CHECK(one_shot(op, out, in, 64, &p, iv, NULL) == TG_OK, "%s %s: guarded key/iv/data", backend, op_names[op]);
+        int rc;
+        switch (op) {
+        case OP_IGE_ENC: rc = tg_ige256_encrypt(out, in, 64, key, iv); break;
+        case OP_IGE_DEC: rc = tg_ige256_decrypt(out, in, 64, key, iv); break;
+        case OP_CBC_ENC: rc = tg_cbc256_encrypt(out, in, 64, key, iv); break;
+        default:         rc = tg_cbc256_decrypt(out, in, 64, key, iv); break;
+        }
+        CHECK(rc == TG_OK, "%s %s: key at the end of a page", backend, op_names[op]);
+        void *ctx = op <= OP_IGE_DEC ? (void *)tg_ige_new(key, iv, op == OP_IGE_DEC) : (void *)tg_cbc_new(key, iv, op == OP_CBC_DEC);
+        CHECK(ctx != NULL, "%s %s: context from guarded key/iv", backend, op_names[op]);
+        if (op <= OP_IGE_DEC) {
+            CHECK(tg_ige_update(ctx, out, in, 64) == TG_OK, "%s ige_update", backend);
+            tg_ige_free(ctx);
+        } else {
+            CHECK(tg_cbc_update(ctx, out, in, 64) == TG_OK, "%s cbc_update", backend);
+            tg_cbc_free(ctx);
+        }
+    }
+    /* CTR: partial blocks at the very end of both buffers, every state */
+    uint8_t *iv = at_end(pb, 16), *st = at_end(pc, 1);
+    for (uint32_t n = 1; n <= 70; n += 3) {
+        uint8_t *in = at_end(pd, n), *out = at_end(pe, n);
+        rng_fill(iv, 16);
+        rng_fill(in, n);
+        st[0] = (uint8_t)(n % 16);
+        CHECK(tg_ctr256(out, in, n, key, iv, st) == TG_OK && tg_ctr256(in, in, n, key, iv, st) == TG_OK,
+              "%s ctr %u bytes at the end of a page", backend, n);
+        tg_ctr_ctx *c = tg_ctr_new(key, iv, st[0]);
+        CHECK(c != NULL && tg_ctr_update(c, out, in, n) == TG_OK && tg_ctr_position(c, iv, st) == TG_OK,
+              "%s ctr context %u bytes at the end of a page", backend, n);
+        tg_ctr_free(c);
+    }
+    /* hashes */
+    {
+        uint8_t *d256 = at_end(pc, 32), *d1 = at_end(pd, 20), *state = at_end(pe, 112), *msg = at_end(pb, 100);
+        rng_fill(msg, 100);
+        CHECK(tg_sha256(d256, msg, 100) == TG_OK && tg_sha1(d1, msg, 100) == TG_OK, "%s hashes into guarded digests", backend);
+        CHECK(tg_sha256_init(state) == TG_OK && tg_sha256_update(state, msg, 100) == TG_OK && tg_sha256_final(state, d256) == TG_OK,
+              "%s sha256 with a guarded state", backend);
+        CHECK(tg_sha1_init(state) == TG_OK && tg_sha1_update(state, msg, 100) == TG_OK && tg_sha1_final(state, d1) == TG_OK,
+              "%s sha1 with a guarded state", backend);
+    }
+    /* the message layer: exact-length buffers at page ends */
+    {
+        uint8_t *ak = at_end(pa, 256), *id = at_end(pc, 8);
+        rng_fill(ak, 256);
+        tg_auth_key *k = tg_auth_key_new(ak);
+        CHECK(k != NULL && tg_auth_key_id(k, id) == TG_OK, "%s auth key and id at page ends", backend);
+        static const uint32_t data_lens[] = {0, 4, 100, 1000};
+        for (size_t i = 0; k != NULL && i < sizeof data_lens / sizeof data_lens[0]; i++) {
+            const uint32_t plain_len = 32 + data_lens[i], pad_len = 12 + (16 - (plain_len + 12) % 16) % 16;
+            const uint32_t len = 24 + plain_len + pad_len, head_len = 16;
+            uint8_t *head = at_end(pa, head_len), *body = at_end(pb, plain_len - head_len), *pad = at_end(pc, pad_len);
+            uint8_t *packet = at_end(pd, len), *plain = at_end(pe, len - 24);
+            rng_fill(buf, plain_len);
+            buf[28] = (uint8_t)data_lens[i], buf[29] = (uint8_t)(data_lens[i] >> 8), buf[30] = buf[31] = 0;
+            memcpy(head, buf, head_len);
+            memcpy(body, buf + head_len, plain_len - head_len);
+            rng_fill(pad, pad_len);
+            CHECK(tg_mtproto_encrypt(k, 0, packet, head, head_len, body, plain_len - head_len, pad, pad_len) == TG_OK,
+                  "%s mtproto encrypt, every buffer at a page end", backend);
+            CHECK(tg_mtproto_decrypt(k, 0, plain, packet, len) == (int)plain_len && !memcmp(plain, buf, plain_len),
+                  "%s mtproto decrypt, packet and plaintext at page ends", backend);
+            CHECK(tg_mtproto_decrypt(k, 0, packet + 24, packet, len) == (int)plain_len, "%s mtproto decrypt in place at a page end",
+                  backend);
+        }
+        tg_auth_key_free(k);
+    }
+    uint8_t *pages[] = {pa, pb, pc, pd, pe};
+    for (int i = 0; i < 5; i++) munmap(pages[i] - page, 3 * page);
+}
+
 static void guard_page_checks(const char *backend) {
     const size_t page = (size_t)sysconf(_SC_PAGESIZE);
     uint8_t *in_page = guarded_page(), *out_page = guarded_page();
@@ -343,6 +440,7 @@ static void guard_page_checks(const char *backend) {
     }
     munmap(in_page - page, 3 * page);
     munmap(out_page - page, 3 * page);
+    guard_page_arguments(backend);
 }
 #endif
 
@@ -408,6 +506,33 @@ static void argument_checks(void) {
     CHECK(strlen(tg_strerror(TG_ERR_OVERLAP)) > 0 && strlen(tg_strerror(12345)) > 0, "strerror");
 }
 
+/* With a bad TGCRYPTO_BACKEND every function that needs a backend fails
+ * with tg_init()'s code (scripts/test.sh runs this program that way); the
+ * line printed says whether they all did. */
+static void init_error_checks(int err) {
+    uint8_t key[32] = {1}, iv[32] = {2}, st[1] = {0}, buf[64] = {3}, d[32], state[112], ak[256] = {4};
+    const int got[] = {
+        tg_ige256_encrypt(buf, buf, 16, key, iv), tg_ige256_decrypt(buf, buf, 16, key, iv),
+        tg_cbc256_encrypt(buf, buf, 16, key, iv), tg_cbc256_decrypt(buf, buf, 16, key, iv),
+        tg_ctr256(buf, buf, 16, key, iv, st),     tg_sha256(d, buf, 3),
+        tg_sha1(d, buf, 3),                       tg_sha256_init(state),
+        tg_sha1_init(state),                      tg_sha256_update(state, buf, 1),
+        tg_sha256_final(state, d),
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof got / sizeof got[0]; i++)
+        if (got[i] != err) printf("FAIL init error: call %zu returned %d, not %d\n", i, got[i], err), bad++;
+    if (tg_ctr_new(key, iv, 0) != NULL || tg_ige_new(key, iv, 0) != NULL || tg_cbc_new(key, iv, 1) != NULL)
+        printf("FAIL init error: a context was created\n"), bad++;
+    tg_auth_key *k = tg_auth_key_new(ak);
+    static uint8_t packet[24 + 64], plain[64], pad[16];
+    if (k == NULL || tg_mtproto_encrypt(k, 0, packet, plain, 48, NULL, 0, pad, 16) != err ||
+        tg_mtproto_decrypt(k, 8, plain, packet, 24 + 64) != err)
+        printf("FAIL init error: the message layer did not refuse with %d\n", err), bad++;
+    tg_auth_key_free(k);
+    if (bad == 0) printf("init error: every call refused with %d\n", err);
+}
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: %s <vectors-dir>\n", argv[0]);
@@ -416,7 +541,16 @@ int main(int argc, char **argv) {
     fail_fast = getenv("TG_TEST_FAIL_FAST") != NULL;
     if (tg_init() != TG_OK) {
         printf("FAIL tg_init: %s (TGCRYPTO_BACKEND=%s)\n", tg_strerror(tg_init()), getenv("TGCRYPTO_BACKEND"));
+        init_error_checks(tg_init());
         return 1;
+    }
+    /* TG_TEST_ONLY=factorize: the mutation runner, for mutants of
+     * factorize.c (no other test reaches that file). */
+    const char *only = getenv("TG_TEST_ONLY");
+    if (only != NULL && strcmp(only, "factorize") == 0) {
+        test_factorize(argv[1]);
+        printf("%u passed, %u failed (TG_TEST_ONLY=factorize)\n", passed, failed);
+        return failed ? 1 : 0;
     }
     const char *default_backend = tg_backend();
     printf("tgcrypto %s, default backend: %s\n", tg_version(), default_backend);

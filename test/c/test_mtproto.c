@@ -96,8 +96,8 @@ static void check_case(const mt_case *c, const char *backend) {
 
     /* encrypt, the plaintext split at a random point (and at both ends) */
     const uint32_t plain_len = (uint32_t)c->plaintext_len;
-    const uint32_t splits[3] = {0, plain_len, rng_below(plain_len + 1)};
-    for (int s = 0; s < 3; s++) {
+    const uint32_t splits[5] = {0, plain_len, 1, plain_len - 1, rng_below(plain_len + 1)}; /* 1-byte head or body too */
+    for (int s = 0; s < 5; s++) {
         const uint32_t h = splits[s];
         memset(packet, 0, c->packet_len);
         int rc = tg_mtproto_encrypt(k, c->x, packet, c->plaintext, h, c->plaintext + h, plain_len - h, c->padding,
@@ -434,17 +434,23 @@ static void argument_checks(void) {
     CHECK(ENC(k, 0, packet, plain, 48, NULL, 0, padding, 17) == TG_ERR_PADDING, "encrypt total not /16");
     CHECK(ENC(k, 0, packet, plain, 48, NULL, 0, padding, 1040) == TG_ERR_PADDING, "encrypt padding 1040");
     CHECK(ENC(k, 0, packet, plain, 36, NULL, 0, padding, 1036) == TG_ERR_PADDING, "encrypt padding 1036");
+    CHECK(ENC(k, 0, packet, plain, 37, NULL, 0, padding, 11) == TG_ERR_PADDING, "encrypt padding 11 (total 48)");
+    CHECK(ENC(k, 0, packet, plain, 47, NULL, 0, padding, 1025) == TG_ERR_PADDING, "encrypt padding 1025 (total 1072)");
     CHECK(ENC(k, 0, packet, plain, 32, NULL, 0, padding, 1024) == TG_OK, "encrypt padding 1024");
     memset(packet, 0x5a, sizeof packet);
     CHECK(ENC(k, 0, NULL, plain, 48, NULL, 0, padding, 16) == TG_ERR_NULL, "encrypt NULL packet");
     CHECK(ENC(k, 0, packet, NULL, 48, NULL, 0, padding, 16) == TG_ERR_NULL, "encrypt NULL head");
     CHECK(ENC(k, 0, packet, plain, 32, NULL, 16, padding, 16) == TG_ERR_NULL, "encrypt NULL body");
     CHECK(ENC(k, 0, packet, plain, 48, NULL, 0, NULL, 16) == TG_ERR_NULL, "encrypt NULL padding");
+    CHECK(ENC(k, 0, packet, NULL, 1, plain, 47, padding, 16) == TG_ERR_NULL, "encrypt NULL 1-byte head");
+    CHECK(ENC(k, 0, packet, plain, 47, NULL, 1, padding, 16) == TG_ERR_NULL, "encrypt NULL 1-byte body");
     CHECK(ENC(k, 0, packet, plain, 48, plain, 0x7fffffff, padding, 16) == TG_ERR_PADDING, "encrypt huge, bad padding");
     CHECK(ENC(k, 0, packet, plain, 48, plain, 0x7fffffd0, padding, 16) == TG_ERR_SIZE, "encrypt packet over 2^31 - 1");
     CHECK(ENC(k, 0, packet, packet + 64, 48, NULL, 0, padding, 16) == TG_ERR_OVERLAP, "encrypt packet over head");
     CHECK(ENC(k, 0, packet, plain, 32, packet + 80, 16, padding, 16) == TG_ERR_OVERLAP, "encrypt packet over body");
     CHECK(ENC(k, 0, packet, plain, 48, NULL, 0, packet + 87, 16) == TG_ERR_OVERLAP, "encrypt packet over padding");
+    CHECK(ENC(k, 0, packet, packet + 30, 1, plain, 47, padding, 16) == TG_ERR_OVERLAP, "encrypt packet over a 1-byte head");
+    CHECK(ENC(k, 0, packet, plain, 47, packet + 87, 1, padding, 16) == TG_ERR_OVERLAP, "encrypt packet over a 1-byte body");
     uint8_t all_5a = 0x5a;
     for (size_t i = 0; i < sizeof packet; i++) all_5a &= (uint8_t)(packet[i] == 0x5a ? 0x5a : 0);
     CHECK(all_5a == 0x5a, "rejected encrypt calls wrote to the packet");
@@ -466,6 +472,7 @@ static void argument_checks(void) {
     CHECK(tg_mtproto_decrypt(k, 8, out, packet, 0x80000000u) == TG_ERR_SIZE, "decrypt 2^31");
     CHECK(tg_mtproto_decrypt(k, 8, packet + 23, packet, len) == TG_ERR_OVERLAP, "decrypt overlap at +23");
     CHECK(tg_mtproto_decrypt(k, 8, packet, packet, len) == TG_ERR_OVERLAP, "decrypt overlap at +0");
+    CHECK(tg_mtproto_decrypt(k, 8, packet + 3, packet, 25) == TG_ERR_OVERLAP, "decrypt overlap, 1-byte output");
     CHECK(tg_mtproto_decrypt(k, 8, packet + len, packet, len) == 48, "decrypt adjacent");
     CHECK(tg_mtproto_decrypt(k, 8, out, packet, len) == 48 && !memcmp(out, plain, 48), "decrypt");
 
