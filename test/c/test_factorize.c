@@ -295,6 +295,53 @@ static void rho_paths(void) {
                   "%llu needs a second attempt [%s]", (unsigned long long)n, path_names[k]);
         }
     }
+
+    /* With one attempt (tg_test_rho_attempts) the TG_ERR_NO_FACTOR paths
+     * run: 141733's only attempt fails; 36425381 = 141733 * 257 and
+     * 37275779 = 141733 * 263 split in attempt 0 (into 141733 and the
+     * prime) but 141733 does not. p and q stay untouched. 71273 still
+     * splits. (Values found like the ones above.) */
+    const unsigned saved = tg_test_rho_attempts;
+    tg_test_rho_attempts = 1;
+    static const uint64_t no_factor[] = {141733ULL, 36425381ULL, 37275779ULL};
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < sizeof no_factor / sizeof no_factor[0]; i++) {
+            uint64_t fp = 7, fq = 7;
+            const int rc = tg_factorize_pq_path(no_factor[i], &fp, &fq, paths[k]);
+            CHECK(rc == TG_ERR_NO_FACTOR && fp == 7 && fq == 7, "%llu with one attempt: rc %d p %llu [%s]",
+                  (unsigned long long)no_factor[i], rc, (unsigned long long)fp, path_names[k]);
+        }
+        uint64_t fp = 0, fq = 0;
+        CHECK(tg_factorize_pq_path(71273, &fp, &fq, paths[k]) == TG_OK && fp == 263 && fq == 271,
+              "71273 with one attempt [%s]", path_names[k]);
+    }
+    tg_test_rho_attempts = saved;
+}
+
+/* floor(sqrt(n)) by bisection, r * r <= n tested as r <= n / r. */
+static uint64_t ref_isqrt(uint64_t n) {
+    uint64_t lo = 0, hi = 0xffffffffULL;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (mid <= n / mid) lo = mid;
+        else hi = mid - 1;
+    }
+    return n == 0 ? 0 : lo;
+}
+
+/* isqrt decides which pq are squares (split as r * r without rho). */
+static void integer_sqrt(void) {
+    for (uint64_t n = 0; n < 20000; n++) CHECK(tg_isqrt_u64(n) == ref_isqrt(n), "isqrt(%llu)", (unsigned long long)n);
+    for (int i = 0; i < 3000; i++) {
+        const uint64_t r = i == 0 ? 0xffffffffULL : i == 1 ? 0x80000000ULL : (rng() >> 32) >> (rng() & 31);
+        const uint64_t sq = r * r;
+        CHECK(tg_isqrt_u64(sq) == r, "isqrt(%llu^2)", (unsigned long long)r);
+        if (sq != 0) CHECK(tg_isqrt_u64(sq - 1) == r - 1, "isqrt(%llu^2 - 1)", (unsigned long long)r);
+        if (r != 0 && r < 0xffffffffULL) CHECK(tg_isqrt_u64(sq + 1) == r, "isqrt(%llu^2 + 1)", (unsigned long long)r);
+        const uint64_t n = rng();
+        CHECK(tg_isqrt_u64(n) == ref_isqrt(n), "isqrt(%llu)", (unsigned long long)n);
+    }
+    CHECK(tg_isqrt_u64(0xffffffffffffffffULL) == 0xffffffffULL, "isqrt(2^64 - 1)");
 }
 #endif
 
@@ -308,6 +355,7 @@ void test_factorize(const char *vectors_dir) {
     arguments();
 #if defined(TG_TEST_HOOKS)
     rho_paths();
+    integer_sqrt();
 #else
     printf("SKIP factorize rho paths (built without TG_TEST_HOOKS)\n");
 #endif

@@ -14,6 +14,10 @@
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS under -std=c11 */
 #include "tgcrypto.h"
 #include "check.h"
+#include "mtproto_fused.h" /* which backends get the fused IGE-decrypt + SHA-256 loop */
+#if defined(TG_TEST_HOOKS)
+#  include "dispatch.h" /* tg_test_cpu_hidden */
+#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -529,6 +533,60 @@ static void argument_checks(void) {
     CHECK(strlen(tg_strerror(TG_ERR_OVERLAP)) > 0 && strlen(tg_strerror(12345)) > 0, "strerror");
 }
 
+/* Backend choice: the default is the first available one (unless
+ * TGCRYPTO_BACKEND forced it); every known name is taken or refused as
+ * unavailable, never as unknown; indices past the end give nothing; with
+ * CPU features hidden (test hook) the hardware backends are refused. */
+static void dispatch_checks(const char *default_backend) {
+    const char *forced = getenv("TGCRYPTO_BACKEND");
+    const uint32_t n = tg_backend_count();
+    if (forced == NULL || forced[0] == '\0') {
+        uint32_t first = n;
+        for (uint32_t i = n; i-- > 0;)
+            if (tg_backend_available(i)) first = i;
+        CHECK(first < n && !strcmp(default_backend, tg_backend_name(first)), "default backend %s, first available %s",
+              default_backend, first < n ? tg_backend_name(first) : "-");
+    }
+    CHECK(tg_backend_name(n) == NULL && tg_backend_name(0xffffffffu) == NULL, "tg_backend_name past the end");
+    CHECK(!tg_backend_available(n) && !tg_backend_available(0xffffffffu), "tg_backend_available past the end");
+    static const char *const known[] = {"vaes512", "vaes256", "aesni", "armce", "neon", "soft"};
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+        int compiled = 0, available = 0;
+        for (uint32_t i = 0; i < n; i++)
+            if (!strcmp(tg_backend_name(i), known[k])) compiled = 1, available = tg_backend_available(i);
+        const int rc = tg_set_backend(known[k]);
+        CHECK(rc == (available ? TG_OK : TG_ERR_UNSUPPORTED), "set_backend(%s): %d (compiled in %d, available %d)", known[k], rc,
+              compiled, available);
+        CHECK(!strcmp(tg_backend(), available ? known[k] : default_backend), "set_backend(%s) left %s", known[k], tg_backend());
+        tg_set_backend(default_backend);
+    }
+#if defined(TG_HAVE_X86_BACKENDS)
+    /* The message layer's fused loop: exactly the AES-NI-schedule backends with the SHA-NI engine. */
+    const tg_aes_backend *const x86[] = {&tg_backend_aesni, &tg_backend_vaes256, &tg_backend_vaes512};
+    for (int i = 0; i < 3; i++) {
+        CHECK(tg_fused_ige_dec_sha256(x86[i], &tg_hash_shani) != NULL, "%s + sha-ni: no fused loop", x86[i]->name);
+        CHECK(tg_fused_ige_dec_sha256(x86[i], &tg_hash_portable) == NULL, "%s + portable: fused loop", x86[i]->name);
+    }
+    CHECK(tg_fused_ige_dec_sha256(&tg_backend_soft, &tg_hash_shani) == NULL &&
+              tg_fused_ige_dec_sha256(&tg_backend_soft, &tg_hash_portable) == NULL,
+          "soft: fused loop");
+#endif
+#if defined(TG_TEST_HOOKS)
+    tg_test_cpu_hidden = 0xffffffffu; /* a CPU with no AES or SHA instructions */
+    for (uint32_t i = 0; i < n; i++) {
+        const char *name = tg_backend_name(i);
+        const int soft = !strcmp(name, "soft");
+        CHECK(tg_backend_available(i) == soft, "%s available without CPU features", name);
+        CHECK(tg_set_backend(name) == (soft ? TG_OK : TG_ERR_UNSUPPORTED), "set_backend(%s) without CPU features", name);
+        if (!soft) CHECK(!strcmp(tg_backend(), default_backend), "a refused %s replaced the backend", name);
+    }
+    tg_set_backend(default_backend);
+    CHECK(!strcmp(tg_hash_engine(), "portable"), "hash engine %s without CPU features", tg_hash_engine());
+    tg_test_cpu_hidden = 0;
+    CHECK(tg_set_backend(default_backend) == TG_OK, "set_backend(%s)", default_backend);
+#endif
+}
+
 /* With a bad TGCRYPTO_BACKEND every function that needs a backend fails
  * with tg_init()'s code (scripts/test.sh runs this program that way); the
  * line printed says whether they all did. */
@@ -553,6 +611,10 @@ static void init_error_checks(int err) {
         tg_mtproto_decrypt(k, 8, plain, packet, 24 + 64) != err)
         printf("FAIL init error: the message layer did not refuse with %d\n", err), bad++;
     tg_auth_key_free(k);
+    if (strcmp(tg_hash_engine(), "portable") != 0) printf("FAIL init error: hash engine %s\n", tg_hash_engine()), bad++;
+    /* choosing a backend explicitly recovers */
+    if (tg_set_backend("soft") != TG_OK || tg_init() != TG_OK || tg_sha256(d, buf, 3) != TG_OK)
+        printf("FAIL init error: tg_set_backend(\"soft\") did not recover\n"), bad++;
     if (bad == 0) printf("init error: every call refused with %d\n", err);
 }
 
@@ -562,13 +624,28 @@ int main(int argc, char **argv) {
         return 2;
     }
     fail_fast = getenv("TG_TEST_FAIL_FAST") != NULL;
+    /* The very first call of the process is a one-shot, before tg_init():
+     * it must initialize the library itself and encrypt (FIPS-197 C.3). */
+    {
+        uint8_t key[32], pt[16], iv[16] = {0}, ct[16];
+        static const uint8_t want[16] = {0x8e, 0xa2, 0xb7, 0xca, 0x51, 0x67, 0x45, 0xbf,
+                                         0xea, 0xfc, 0x49, 0x90, 0x4b, 0x49, 0x60, 0x89};
+        for (int i = 0; i < 32; i++) key[i] = (uint8_t)i;
+        for (int i = 0; i < 16; i++) pt[i] = (uint8_t)(0x11 * i);
+        memset(ct, 0, sizeof ct);
+        const int rc = tg_cbc256_encrypt(ct, pt, 16, key, iv);
+        if (rc == TG_OK) CHECK(!memcmp(ct, want, 16), "first call of the process (before tg_init) did not encrypt");
+        else CHECK(rc == tg_init() && rc != TG_OK, "first call returned %d, tg_init %d", rc, tg_init());
+    }
     if (tg_init() != TG_OK) {
         printf("FAIL tg_init: %s (TGCRYPTO_BACKEND=%s)\n", tg_strerror(tg_init()), getenv("TGCRYPTO_BACKEND"));
         init_error_checks(tg_init());
         return 1;
     }
-    /* TG_TEST_ONLY=factorize: the mutation runner, for mutants of
-     * factorize.c (no other test reaches that file). */
+    /* TG_TEST_ONLY (the mutation runner): "factorize" runs only the
+     * factorize tests (no other test reaches factorize.c); "init" stops
+     * after the backend choice checks (for runs under various
+     * TGCRYPTO_BACKEND values). */
     const char *only = getenv("TG_TEST_ONLY");
     if (only != NULL && strcmp(only, "factorize") == 0) {
         test_factorize(argv[1]);
@@ -577,6 +654,11 @@ int main(int argc, char **argv) {
     }
     const char *default_backend = tg_backend();
     printf("tgcrypto %s, default backend: %s\n", tg_version(), default_backend);
+    dispatch_checks(default_backend);
+    if (only != NULL && strcmp(only, "init") == 0) {
+        printf("%u passed, %u failed (TG_TEST_ONLY=init)\n", passed, failed);
+        return failed ? 1 : 0;
+    }
     static const char *const files[] = {"fips197.txt", "sp800_38a.txt", "generated.txt"};
 
     int ran_soft = 0;

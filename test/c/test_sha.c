@@ -326,6 +326,7 @@ void sha_tests(const char *vectors_dir) {
         printf("ran  hash %-9s blocks against portable: %u checks\n", e->name, passed + failed - before);
     }
 
+    CHECK(tg_hash_impl_at(tg_hash_impl_count()) == NULL && tg_hash_impl_at((size_t)-1) == NULL, "tg_hash_impl_at past the end");
     CHECK(tg_set_backend("soft") == TG_OK && !strcmp(tg_hash_engine(), "portable"), "soft backend hashes with portable");
     diff_reference();
 
