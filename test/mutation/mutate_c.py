@@ -418,7 +418,9 @@ class Builder:
                         ignore=shutil.ignore_patterns("mutation", "fuzz", "soak", "package", "*.ts"))
         self.csrc = sorted(f for f in os.listdir(os.path.join(self.tree, "csrc")) if f.endswith(".c"))
         tests = sorted(f for f in os.listdir(os.path.join(self.tree, "test", "c")) if re.match(r"test_.*\.c$", f))
-        self.configs = {"test": (["zig"], TEST_FLAGS, ["test/c/" + t for t in tests])}
+        self.configs = {"test": (["zig"], TEST_FLAGS, ["test/c/" + t for t in tests]),
+                        # the backend choice without the x86 backends (as on aarch64): dispatch.c mutants only
+                        "portable": (["zig"], TEST_FLAGS + ["-DTG_PORTABLE=1"], ["test/c/" + t for t in tests])}
         if have_valgrind:
             for name, flags in CT_CONFIGS.items():
                 self.configs[name] = (["zig"], flags, ["test/c/ct_check.c"])
@@ -500,6 +502,8 @@ def check(builder, tree, scratch, m, base_times):
         for config in builder.configs:
             if config.startswith("ct") and m.path not in CT_REACHES:
                 continue
+            if config == "portable" and m.path != "csrc/dispatch.c":
+                continue
             obj = os.path.join(scratch, config + "-" + obj_name(m.path))
             rc, out = builder.compile(config, tree, m.path, obj)
             if rc != 0:
@@ -524,7 +528,9 @@ def check(builder, tree, scratch, m, base_times):
                 if rc == "timeout" or "init error: every call refused" not in out:
                     return "caught", "TGCRYPTO_BACKEND=no-such-backend: %s" % (
                         "timed out" if rc == "timeout" else summary(out, rc))
-            if config == "test" or config == "asan":
+            if config == "portable":
+                rc, out = run([exe, os.path.join(tree, "test", "vectors")], timeout=limit, env=dict(env, TG_TEST_ONLY="init"))
+            elif config == "test" or config == "asan":
                 run_env = env
                 if config == "asan":
                     run_env = dict(env, ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:halt_on_error=1",
@@ -536,7 +542,8 @@ def check(builder, tree, scratch, m, base_times):
                 return "caught", "%s: timed out after %d s" % (config, limit)
             if rc != 0:
                 return "caught", "%s: %s" % (config, summary(out, rc))
-        ran = [c for c in builder.configs if not (c.startswith("ct") and m.path not in CT_REACHES)]
+        ran = [c for c in builder.configs if not (c.startswith("ct") and m.path not in CT_REACHES)
+               and not (c == "portable" and m.path != "csrc/dispatch.c")]
         return "survived", "%s pass" % ", ".join(ran)
     finally:
         shutil.copyfile(os.path.join(builder.tree, m.path), os.path.join(tree, m.path))
@@ -558,14 +565,20 @@ def summary(out, rc):
 
 
 def load_equivalent():
+    """id -> (tag, reason): tag "equivalent" (no input can show the change:
+    left out of the score) or "accepted" (a survivor kept with a reason,
+    e.g. only the speed changes or the path needs an input no 64-bit pq
+    gives: counted as survived)."""
     eq = {}
     if os.path.exists(EQUIVALENT):
         for ln in open(EQUIVALENT):
             ln = ln.rstrip("\n")
             if not ln or ln.startswith("#"):
                 continue
-            mid, _, reason = ln.partition(" ")
-            eq[mid] = reason.strip()
+            m = re.match(r"(\w+)\s+\[(equivalent|accepted)\]\s+(.*)$", ln)
+            if not m:
+                raise SystemExit("%s: bad line: %s" % (EQUIVALENT, ln))
+            eq[m.group(1)] = (m.group(2), m.group(3).strip())
     return eq
 
 
@@ -608,7 +621,7 @@ def main():
             if rc != 0:
                 raise SystemExit("base link failed (%s): %s" % (config, out))
             t = time.time()
-            if config in ("test", "asan"):
+            if config in ("test", "asan", "portable"):
                 env = dict(os.environ, TG_TEST_SKIP_LONG_SHA="1")
                 env.pop("TGCRYPTO_BACKEND", None)
                 rc, out = run([exe, os.path.join(builder.tree, "test", "vectors")], timeout=600, env=env)
@@ -652,24 +665,31 @@ def main():
     eq = load_equivalent()
     for m in mutants:
         if m.status == "survived" and m.id in eq:
-            m.status, m.detail = "equivalent", eq[m.id]
+            m.status, m.detail = eq[m.id]
+        elif m.status == "caught" and m.id in eq:
+            m.detail += "  (listed in equivalent.txt: remove it there)"
+    stale = sorted(set(eq) - set(m.id for m in mutants))
     report = render(mutants, builder.configs, time.time() - t0, args)
     out = args.out or os.path.join(RESULTS, "%s-c.txt" % datetime.date.today().isoformat())
     os.makedirs(os.path.dirname(out), exist_ok=True)
     open(out, "w").write(report)
     print(report[report.index("## Score"):])
     print("written to %s" % os.path.relpath(out, ROOT))
+    if stale and not args.filter:
+        print("equivalent.txt lists ids no longer generated: %s" % " ".join(stale))
     unexplained = [m for m in mutants if m.status == "survived"]
     return 1 if unexplained else 0
 
 
 def score_line(name, ms):
-    counted = [m for m in ms if m.status in ("caught", "survived")]
+    counted = [m for m in ms if m.status in ("caught", "survived", "accepted")]
     caught = sum(m.status == "caught" for m in counted)
+    acc = sum(m.status == "accepted" for m in ms)
     eqn = sum(m.status == "equivalent" for m in ms)
     inv = sum(m.status == "invalid" for m in ms)
     pct = 100.0 * caught / len(counted) if counted else 100.0
-    return "%-22s %4d/%-4d caught %6.1f%%   (+%d equivalent, %d invalid)" % (name, caught, len(counted), pct, eqn, inv), pct
+    return "%-22s %4d/%-4d caught %6.1f%%   (survivors with a reason: %d; + %d equivalent, %d invalid)" % (
+        name, caught, len(counted), pct, acc, eqn, inv), pct
 
 
 def render(mutants, configs, seconds, args):
@@ -679,7 +699,8 @@ def render(mutants, configs, seconds, args):
            .stdout.decode().strip(),
            "checks per mutant: %s (in this order, stopping at the first that fails)" % ", ".join(
                {"test": "C tests (zig cc -O1, TG_TEST_HOOKS, fail-fast)", "ct-O2": "valgrind ct check -O2",
-                "ct-O0": "valgrind ct check -O0 -fno-builtin", "asan": "C tests under ASan+UBSan (clang)"}[c]
+                "ct-O0": "valgrind ct check -O0 -fno-builtin", "asan": "C tests under ASan+UBSan (clang)",
+                "portable": "-DTG_PORTABLE backend choice (dispatch.c only)"}[c]
                for c in configs),
            "jobs: %d, wall time: %.0f s" % (args.jobs, seconds), "",
            "## Score", ""]
@@ -690,10 +711,12 @@ def render(mutants, configs, seconds, args):
         out.append(score_line(area, [m for m in mutants if m.area() == area])[0])
     out.append("")
     out.append(score_line("csrc/ overall", mutants)[0])
-    out += ["", "## Survivors (no test catches them, not shown equivalent)", ""]
+    out += ["", "## Survivors without a reason (add a test, or a line to test/mutation/equivalent.txt)", ""]
     surv = [m for m in mutants if m.status == "survived"]
     out += ["%s %s" % (m.id, m.describe()) for m in surv] or ["none"]
-    out += ["", "## Equivalent (test/mutation/equivalent.txt)", ""]
+    out += ["", "## Survivors kept with a reason ([accepted] in test/mutation/equivalent.txt; counted as survived)", ""]
+    out += ["%s %s\n    %s" % (m.id, m.describe(), m.detail) for m in mutants if m.status == "accepted"] or ["none"]
+    out += ["", "## Equivalent ([equivalent] in test/mutation/equivalent.txt; no input can show them)", ""]
     out += ["%s %s\n    %s" % (m.id, m.describe(), m.detail) for m in mutants if m.status == "equivalent"] or ["none"]
     out += ["", "## Every mutant", ""]
     for m in mutants:
