@@ -160,6 +160,7 @@ SHIFT = {"<<": ">>", ">>": "<<"}
 ASSIGN = {"|=": "=", "&=": "=", "+=": "=", "-=": "=", "^=": "="}
 ARITH = {"+": "-", "-": "+"}
 VALUE_END = ("ident", "number")
+KEYWORDS = {"return", "case", "else", "do", "sizeof"}  # an operator after these is unary
 
 
 class Mutant:
@@ -322,7 +323,7 @@ def generate(rel_path):
         cands = []
         if kind == "op":
             v = val
-            binary = prev[0] in VALUE_END or prev[1] in (")", "]")
+            binary = (prev[0] in VALUE_END and prev[1] not in KEYWORDS) or prev[1] in (")", "]")
             if v in REL:
                 cands.append(("rel", REL[v]))
             if v == "&&":
