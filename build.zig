@@ -44,7 +44,7 @@ pub fn build(b: *std.Build) void {
     const lib = b.addLibrary(.{
         .name = "tgcrypto",
         .linkage = .dynamic,
-        .root_module = coreModule(b, target, optimize, portable),
+        .root_module = coreModule(b, target, optimize, portable, false),
     });
     lib.installHeader(b.path("csrc/tgcrypto.h"), "tgcrypto.h");
     b.installArtifact(lib);
@@ -70,19 +70,29 @@ pub fn build(b: *std.Build) void {
     b.step("examples", "Build and run the C example against the shared library").dependOn(&run_example.step);
 
     // C tests: linked statically against the same sources, run on the host.
+    // Only this program is built with the test hooks (TG_TEST_HOOKS, see
+    // csrc/backend.h); the test step first checks that the shipped library
+    // has none.
     const tests = b.addExecutable(.{
         .name = "tgcrypto-test",
-        .root_module = coreModule(b, target, optimize, portable),
+        .root_module = coreModule(b, target, optimize, portable, true),
     });
-    tests.root_module.addCSourceFiles(.{ .files = &.{ "test/c/test_main.c", "test/c/test_sha.c", "test/c/test_mtproto.c", "test/c/test_factorize.c" }, .flags = &c_flags });
+    tests.root_module.addCSourceFiles(.{ .files = &.{ "test/c/test_main.c", "test/c/test_sha.c", "test/c/test_mtproto.c", "test/c/test_factorize.c", "test/c/test_args.c", "test/c/test_wipes.c" }, .flags = &c_flags });
     const run_tests = b.addRunArtifact(tests);
     run_tests.addDirectoryArg(b.path("test/vectors"));
     run_tests.has_side_effects = true;
+    const no_hooks_tool = b.addExecutable(.{
+        .name = "no-test-hooks",
+        .root_module = b.createModule(.{ .root_source_file = b.path("scripts/no_test_hooks.zig"), .target = b.graph.host, .optimize = .safe }),
+    });
+    const no_hooks = b.addRunArtifact(no_hooks_tool);
+    no_hooks.addFileArg(lib.getEmittedBin());
+    run_tests.step.dependOn(&no_hooks.step);
     b.step("test", "Run the C known-answer and differential tests on every backend").dependOn(&run_tests.step);
 
     const bench = b.addExecutable(.{
         .name = "tgcrypto-bench",
-        .root_module = coreModule(b, target, .fast, portable),
+        .root_module = coreModule(b, target, .fast, portable, false),
     });
     bench.root_module.addCSourceFiles(.{ .files = &.{"bench/c/bench_main.c"}, .flags = &c_flags });
     const run_bench = b.addRunArtifact(bench);
@@ -135,7 +145,7 @@ fn addDist(b: *std.Build, portable: bool, node_headers: ?std.Build.LazyPath) voi
         const lib = b.addLibrary(.{
             .name = "tgcrypto",
             .linkage = .dynamic,
-            .root_module = coreModule(b, b.resolveTargetQuery(query), .fast, portable),
+            .root_module = coreModule(b, b.resolveTargetQuery(query), .fast, portable, false),
         });
         const install = b.addInstallArtifact(lib, .{
             .dest_dir = .{ .override = .{ .custom = b.fmt("dist/{s}", .{t.dir}) } },
@@ -224,6 +234,7 @@ fn coreModule(
     target: std.Build.ResolvedTarget,
     optimize: std.builtin.OptimizeMode,
     portable: bool,
+    test_hooks: bool,
 ) *std.Build.Module {
     const m = b.createModule(.{
         .target = target,
@@ -233,6 +244,7 @@ fn coreModule(
     });
     m.addIncludePath(b.path("csrc"));
     if (portable) m.addCMacro("TG_PORTABLE", "1");
+    if (test_hooks) m.addCMacro("TG_TEST_HOOKS", "1");
     m.addCSourceFiles(.{ .files = &c_sources, .flags = &c_flags });
     return m;
 }

@@ -402,6 +402,7 @@ static void neon_expand_key(tg_sched *s, const uint8_t key[32], int dir) {
     enc_tabs t;
     load_enc_tabs(&t);
     uint8x16_t k[15];
+    TG_TEST_SECRET(k, sizeof k);
     const uint8x16_t rot_last = vld1q_u8(ROT_LAST_WORD), last = vld1q_u8(LAST_WORD);
 
     /* FIPS-197 schedule, standard basis. */
@@ -435,6 +436,7 @@ static void neon_expand_key(tg_sched *s, const uint8_t key[32], int dir) {
         vst1q_u8(dk + 16 * 14, k[0]);
     }
     tg_wipe(k, sizeof k);
+    TG_TEST_CLEAN(k);
 }
 
 /* ---- serial modes ---- */

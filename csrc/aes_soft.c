@@ -297,6 +297,7 @@ static void xor16(uint8_t *d, const uint8_t *a, const uint8_t *b) {
  * planes; the rest of each plane is zero and ignored). */
 static void sub_word(uint8_t w[4]) {
     uint64_t q[8];
+    TG_TEST_SECRET(q, sizeof q);
     for (int j = 0; j < 8; j++) {
         q[j] = 0;
         for (int k = 0; k < 4; k++) q[j] |= (uint64_t)((w[k] >> j) & 1) << k;
@@ -308,6 +309,7 @@ static void sub_word(uint8_t w[4]) {
         w[k] = (uint8_t)v;
     }
     tg_wipe(q, sizeof q);
+    TG_TEST_CLEAN(q);
 }
 
 /* FIPS-197 KeyExpansion for Nk = 8, then each round key bitsliced four-fold.
@@ -317,6 +319,9 @@ static void soft_expand_key(tg_sched *s, const uint8_t key[32], int dir) {
     uint8_t t[4], rk4[64];
     uint8_t rcon = 1;
     (void)dir;
+    TG_TEST_SECRET(w, sizeof w);
+    TG_TEST_SECRET(t, sizeof t);
+    TG_TEST_SECRET(rk4, sizeof rk4);
 
     memcpy(w, key, 32);
     for (int i = 8; i < 4 * (NROUNDS + 1); i++) {
@@ -341,6 +346,9 @@ static void soft_expand_key(tg_sched *s, const uint8_t key[32], int dir) {
     tg_wipe(w, sizeof w);
     tg_wipe(t, sizeof t);
     tg_wipe(rk4, sizeof rk4);
+    TG_TEST_CLEAN(w);
+    TG_TEST_CLEAN(t);
+    TG_TEST_CLEAN(rk4);
 }
 
 /* ---- modes ---- */
@@ -350,6 +358,10 @@ static void soft_ige_encrypt(const tg_sched *s, uint8_t iv[32], uint8_t *out,
     uint8_t y[16], xprev[16], x[16], blk[16];
     uint64_t q[8];
     if (nblocks == 0) return;
+    TG_TEST_SECRET(xprev, sizeof xprev);
+    TG_TEST_SECRET(x, sizeof x);
+    TG_TEST_SECRET(blk, sizeof blk);
+    TG_TEST_SECRET(q, sizeof q);
     memcpy(y, iv, 16);
     memcpy(xprev, iv + 16, 16);
     for (size_t n = 0; n < nblocks; n++, in += 16, out += 16) {
@@ -366,6 +378,10 @@ static void soft_ige_encrypt(const tg_sched *s, uint8_t iv[32], uint8_t *out,
     tg_wipe(x, sizeof x);
     tg_wipe(blk, sizeof blk);
     tg_wipe(q, sizeof q);
+    TG_TEST_CLEAN(xprev);
+    TG_TEST_CLEAN(x);
+    TG_TEST_CLEAN(blk);
+    TG_TEST_CLEAN(q);
 }
 
 static void soft_ige_decrypt(const tg_sched *s, uint8_t iv[32], uint8_t *out,
@@ -373,6 +389,9 @@ static void soft_ige_decrypt(const tg_sched *s, uint8_t iv[32], uint8_t *out,
     uint8_t yprev[16], xprev[16], y[16], blk[16];
     uint64_t q[8];
     if (nblocks == 0) return;
+    TG_TEST_SECRET(xprev, sizeof xprev);
+    TG_TEST_SECRET(blk, sizeof blk);
+    TG_TEST_SECRET(q, sizeof q);
     memcpy(yprev, iv, 16);
     memcpy(xprev, iv + 16, 16);
     for (size_t n = 0; n < nblocks; n++, in += 16, out += 16) {
@@ -388,6 +407,9 @@ static void soft_ige_decrypt(const tg_sched *s, uint8_t iv[32], uint8_t *out,
     tg_wipe(xprev, sizeof xprev);
     tg_wipe(blk, sizeof blk);
     tg_wipe(q, sizeof q);
+    TG_TEST_CLEAN(xprev);
+    TG_TEST_CLEAN(blk);
+    TG_TEST_CLEAN(q);
 }
 
 static void soft_cbc_encrypt(const tg_sched *s, uint8_t iv[16], uint8_t *out,
@@ -395,6 +417,7 @@ static void soft_cbc_encrypt(const tg_sched *s, uint8_t iv[16], uint8_t *out,
     uint8_t blk[16];
     uint64_t q[8];
     if (nblocks == 0) return;
+    TG_TEST_SECRET(q, sizeof q);
     memcpy(blk, iv, 16);
     for (size_t n = 0; n < nblocks; n++, in += 16, out += 16) {
         xor16(blk, blk, in);
@@ -403,6 +426,7 @@ static void soft_cbc_encrypt(const tg_sched *s, uint8_t iv[16], uint8_t *out,
     }
     memcpy(iv, blk, 16);
     tg_wipe(q, sizeof q);
+    TG_TEST_CLEAN(q);
 }
 
 static void soft_cbc_decrypt(const tg_sched *s, uint8_t iv[16], uint8_t *out,
@@ -410,6 +434,8 @@ static void soft_cbc_decrypt(const tg_sched *s, uint8_t iv[16], uint8_t *out,
     uint8_t c[16 + 64], p[64]; /* c = previous ciphertext block, then up to 4 new ones */
     uint64_t q[8];
     if (nblocks == 0) return;
+    TG_TEST_SECRET(p, sizeof p);
+    TG_TEST_SECRET(q, sizeof q);
     memcpy(c, iv, 16);
     while (nblocks > 0) {
         int n = nblocks < 4 ? (int)nblocks : 4;
@@ -426,6 +452,8 @@ static void soft_cbc_decrypt(const tg_sched *s, uint8_t iv[16], uint8_t *out,
     memcpy(iv, c, 16);
     tg_wipe(p, sizeof p);
     tg_wipe(q, sizeof q);
+    TG_TEST_CLEAN(p);
+    TG_TEST_CLEAN(q);
 }
 
 static void soft_ctr_xor(const tg_sched *s, uint8_t ctr[16], uint8_t *out,
@@ -433,6 +461,8 @@ static void soft_ctr_xor(const tg_sched *s, uint8_t ctr[16], uint8_t *out,
     uint8_t ks[64];
     uint64_t q[8];
     if (nblocks == 0) return;
+    TG_TEST_SECRET(ks, sizeof ks);
+    TG_TEST_SECRET(q, sizeof q);
     while (nblocks > 0) {
         int n = nblocks < 4 ? (int)nblocks : 4;
         for (int b = 0; b < n; b++) {
@@ -450,6 +480,8 @@ static void soft_ctr_xor(const tg_sched *s, uint8_t ctr[16], uint8_t *out,
     }
     tg_wipe(ks, sizeof ks);
     tg_wipe(q, sizeof q);
+    TG_TEST_CLEAN(ks);
+    TG_TEST_CLEAN(q);
 }
 
 const tg_aes_backend tg_backend_soft = {

@@ -123,12 +123,16 @@ static int one_shot(block_mode m, uint8_t *out, const uint8_t *in, uint32_t len,
     const size_t iv_len = (m == IGE_ENCRYPT || m == IGE_DECRYPT) ? 32 : 16;
     tg_sched s;
     uint8_t chain[32];
+    TG_TEST_SECRET(&s, be->sched_size);
+    TG_TEST_SECRET(chain, sizeof chain);
     memcpy(chain, iv_in, iv_len);
     be->expand_key(&s, key, direction_of(m));
     loop_of(be, m)(&s, chain, out, in, len / 16);
     tg_wipe(&s, be->sched_size);
     if (iv_out != NULL) memcpy(iv_out, chain, iv_len);
     tg_wipe(chain, sizeof chain);
+    TG_TEST_CLEAN(&s);
+    TG_TEST_CLEAN(chain);
     return TG_OK;
 }
 
@@ -164,6 +168,8 @@ int tg_ctr256(uint8_t *out, const uint8_t *in, uint32_t len,
 
     tg_sched s;
     ctr_position p;
+    TG_TEST_SECRET(&s, be->sched_size);
+    TG_TEST_SECRET(&p, sizeof p);
     memcpy(p.ctr, iv, 16);
     p.offset = state[0];
     be->expand_key(&s, key, TG_DIR_ENCRYPT);
@@ -173,6 +179,8 @@ int tg_ctr256(uint8_t *out, const uint8_t *in, uint32_t len,
     memcpy(iv, p.ctr, 16);
     state[0] = (uint8_t)p.offset;
     tg_wipe(&p, sizeof p);
+    TG_TEST_CLEAN(&s);
+    TG_TEST_CLEAN(&p);
     return TG_OK;
 }
 
@@ -223,6 +231,7 @@ static context *context_new(uint32_t magic, const uint8_t key[32], const uint8_t
     context *c = malloc(size);
     if (c == NULL) return NULL;
     memset(c, 0, size);
+    TG_TEST_SECRET(c, size);
     c->magic = magic;
     c->dir = dir;
     c->be = be;
@@ -235,6 +244,7 @@ static void context_free(void *ctx, uint32_t magic) {
     context *c = live(ctx, magic);
     if (c == NULL) return;
     tg_wipe(c, context_size(c));
+    TG_TEST_CLEAN(c);
     free(c);
 }
 

@@ -94,6 +94,25 @@ extern const tg_aes_backend tg_backend_neon;
 
 /* ---- helpers shared by backends and api.c ---- */
 
+/* Test builds only (-DTG_TEST_HOOKS: build.zig sets it for the C test
+ * program, never for the library; `zig build test` checks that the shipped
+ * library holds no hook): each temporary that SECURITY.md promises to wipe
+ * is announced by TG_TEST_SECRET(p, n) once it holds a secret and checked by
+ * TG_TEST_CLEAN(p) at the end of its life (before the return or free()):
+ * test/c/test_wipes.c records every region and counts one that is not all
+ * zero there. In every other build both are nothing. */
+#if defined(TG_TEST_HOOKS)
+void tg_test_secret(void *p, size_t n, const char *where);
+void tg_test_clean(const void *p);
+#  define TG_TEST_STR2(x) #x
+#  define TG_TEST_STR(x) TG_TEST_STR2(x)
+#  define TG_TEST_SECRET(p, n) tg_test_secret((p), (n), "TG_TEST_HOOK " __FILE__ ":" TG_TEST_STR(__LINE__))
+#  define TG_TEST_CLEAN(p) tg_test_clean(p)
+#else
+#  define TG_TEST_SECRET(p, n) ((void)0)
+#  define TG_TEST_CLEAN(p) ((void)0)
+#endif
+
 /* Zero secrets so the compiler cannot drop the stores as dead. */
 static inline void tg_wipe(void *p, size_t n) {
     memset(p, 0, n);

@@ -244,19 +244,39 @@ TG_ALWAYS_INLINE uint64_t rho_brent(const mont *m, const uint64_t c[WALKS], int 
     return 0;
 }
 
+/* Attempt a of the search: the walk constants c = a * WALKS + 1, 2, ...
+ * (never 0 or -2, degenerate maps, since n > TRIAL_LIMIT^2). */
+TG_ALWAYS_INLINE uint64_t attempt_rho(const mont *m, uint64_t a, int path) {
+    uint64_t c[WALKS];
+    for (int j = 0; j < WALKS; j++) c[j] = a * WALKS + (uint64_t)j + 1;
+    return rho_brent(m, c, path);
+}
+
+#if defined(TG_TEST_HOOKS)
+unsigned tg_test_rho_attempts = RHO_ATTEMPTS;
+#  define ATTEMPTS tg_test_rho_attempts
+#else
+#  define ATTEMPTS RHO_ATTEMPTS
+#endif
+
 /* A factor 1 < d < n of an odd composite n, or 0 when every attempt failed. */
 TG_ALWAYS_INLINE uint64_t find_factor(uint64_t n, int path) {
     mont m;
     mont_init(&m, n);
-    for (uint64_t a = 0; a < RHO_ATTEMPTS; a++) {
-        /* c = 1, 2, 3, ...: never 0 or -2 (degenerate maps), since n > TRIAL_LIMIT^2 */
-        uint64_t c[WALKS];
-        for (int j = 0; j < WALKS; j++) c[j] = a * WALKS + (uint64_t)j + 1;
-        const uint64_t d = rho_brent(&m, c, path);
+    for (uint64_t a = 0; a < ATTEMPTS; a++) {
+        const uint64_t d = attempt_rho(&m, a, path);
         if (d != 0) return d;
     }
     return 0;
 }
+
+#if defined(TG_TEST_HOOKS)
+uint64_t tg_rho_attempt(uint64_t n, unsigned attempt, int path) {
+    mont m;
+    mont_init(&m, n);
+    return path == TG_MUL_PORTABLE ? attempt_rho(&m, attempt, TG_MUL_PORTABLE) : attempt_rho(&m, attempt, TG_MUL_NATIVE);
+}
+#endif
 
 static uint64_t isqrt(uint64_t n) {
     uint64_t r = 0;
@@ -283,6 +303,10 @@ TG_ALWAYS_INLINE uint64_t smallest_factor(uint64_t n, int path, uint64_t (*self)
     if (a == 0 || b == 0) return 0;
     return a < b ? a : b;
 }
+
+#if defined(TG_TEST_HOOKS)
+uint64_t tg_isqrt_u64(uint64_t n) { return isqrt(n); }
+#endif
 
 static uint64_t smallest_factor_native(uint64_t n) { return smallest_factor(n, TG_MUL_NATIVE, smallest_factor_native); }
 static uint64_t smallest_factor_portable(uint64_t n) { return smallest_factor(n, TG_MUL_PORTABLE, smallest_factor_portable); }

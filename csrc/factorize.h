@@ -30,4 +30,16 @@ int tg_is_prime_u64(uint64_t n, int path);
 /* tg_factorize_pq on the given multiply path. */
 int tg_factorize_pq_path(uint64_t pq, uint64_t *p, uint64_t *q, int path);
 
+#if defined(TG_TEST_HOOKS)
+/* Test builds only: attempt `attempt` (0..RHO_ATTEMPTS-1) of the rho search
+ * on an odd composite n alone, as find_factor runs it: a factor 1 < d < n,
+ * or 0 when these walk constants fail. */
+uint64_t tg_rho_attempt(uint64_t n, unsigned attempt, int path);
+/* The number of attempts find_factor makes (RHO_ATTEMPTS unless a test
+ * lowers it to reach the TG_ERR_NO_FACTOR paths). */
+extern unsigned tg_test_rho_attempts;
+/* floor(sqrt(n)), as smallest_factor uses it to find squares. */
+uint64_t tg_isqrt_u64(uint64_t n);
+#endif
+
 #endif /* TG_FACTORIZE_H */

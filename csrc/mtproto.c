@@ -61,6 +61,9 @@ tg_auth_key *tg_auth_key_new(const uint8_t key[256]) {
     if (k == NULL) return NULL;
     uint8_t digest[TG_SHA1_SIZE];
     tg_sha1_ctx c;
+    TG_TEST_SECRET(k, sizeof *k);
+    TG_TEST_SECRET(digest, sizeof digest);
+    TG_TEST_SECRET(&c, sizeof c);
     tg_sha1_begin(&c);
     tg_sha1_feed(&c, key, TG_AUTH_KEY_SIZE);
     tg_sha1_end(&c, digest);
@@ -68,6 +71,8 @@ tg_auth_key *tg_auth_key_new(const uint8_t key[256]) {
     memcpy(k->key, key, TG_AUTH_KEY_SIZE);
     memcpy(k->id, digest + TG_SHA1_SIZE - 8, 8);
     tg_wipe(digest, sizeof digest);
+    TG_TEST_CLEAN(digest);
+    TG_TEST_CLEAN(&c);
     return k;
 }
 
@@ -83,6 +88,7 @@ int tg_auth_key_id(const tg_auth_key *key, uint8_t id[8]) {
 void tg_auth_key_free(tg_auth_key *key) {
     if (!live(key)) return;
     tg_wipe(key, sizeof *key); /* the magic too: a later use is TG_ERR_CONTEXT */
+    TG_TEST_CLEAN(key);
     free(key);
 }
 
@@ -100,6 +106,9 @@ static void derive(const tg_auth_key *k, uint32_t x, const uint8_t msg_key[16],
                    uint8_t aes_key[32], uint8_t aes_iv[32]) {
     uint8_t a[32], b[32];
     tg_sha256_ctx c;
+    TG_TEST_SECRET(a, sizeof a);
+    TG_TEST_SECRET(b, sizeof b);
+    TG_TEST_SECRET(&c, sizeof c);
     tg_sha256_begin(&c); /* sha256_a = SHA256(msg_key || auth_key[x .. x+36]) */
     tg_sha256_feed(&c, msg_key, 16);
     tg_sha256_feed(&c, k->key + x, 36);
@@ -116,6 +125,9 @@ static void derive(const tg_auth_key *k, uint32_t x, const uint8_t msg_key[16],
     memcpy(aes_iv + 24, b + 24, 8);
     tg_wipe(a, sizeof a);
     tg_wipe(b, sizeof b);
+    TG_TEST_CLEAN(a);
+    TG_TEST_CLEAN(b);
+    TG_TEST_CLEAN(&c);
 }
 
 /* Starts SHA256(auth_key[88+x .. 120+x] || ...), the msg_key hash. */
@@ -157,6 +169,11 @@ int tg_mtproto_encrypt(const tg_auth_key *key, uint32_t x, uint8_t *packet,
     tg_sha256_ctx c;
     uint8_t large[32], aes_key[32], aes_iv[32];
     tg_sched s;
+    TG_TEST_SECRET(&c, sizeof c);
+    TG_TEST_SECRET(large, sizeof large);
+    TG_TEST_SECRET(aes_key, sizeof aes_key);
+    TG_TEST_SECRET(aes_iv, sizeof aes_iv);
+    TG_TEST_SECRET(&s, be->sched_size);
     msg_key_begin(key, x, &c);
     tg_sha256_feed(&c, data, data_len);
     tg_sha256_end(&c, large);
@@ -169,6 +186,11 @@ int tg_mtproto_encrypt(const tg_auth_key *key, uint32_t x, uint8_t *packet,
     tg_wipe(large, sizeof large);
     tg_wipe(aes_key, sizeof aes_key);
     tg_wipe(aes_iv, sizeof aes_iv);
+    TG_TEST_CLEAN(&c);
+    TG_TEST_CLEAN(large);
+    TG_TEST_CLEAN(aes_key);
+    TG_TEST_CLEAN(aes_iv);
+    TG_TEST_CLEAN(&s);
     return TG_OK;
 }
 
@@ -183,7 +205,9 @@ __attribute__((noinline))
 #endif
 static void burn_stack(void) {
     uint8_t area[512];
+    TG_TEST_SECRET(area, sizeof area); /* whatever the fused loop spilled there */
     tg_wipe(area, sizeof area);
+    TG_TEST_CLEAN(area);
 }
 
 /* 0 when equal, 1 otherwise, in time independent of the contents. */
@@ -218,6 +242,12 @@ int tg_mtproto_decrypt(const tg_auth_key *key, uint32_t x, uint8_t *plaintext,
     uint8_t msg_key[16], aes_key[32], aes_iv[32], large[32];
     tg_sha256_ctx c;
     tg_sched s;
+    TG_TEST_SECRET(msg_key, sizeof msg_key);
+    TG_TEST_SECRET(aes_key, sizeof aes_key);
+    TG_TEST_SECRET(aes_iv, sizeof aes_iv);
+    TG_TEST_SECRET(large, sizeof large);
+    TG_TEST_SECRET(&c, sizeof c);
+    TG_TEST_SECRET(&s, be->sched_size);
     memcpy(msg_key, packet + 8, 16);
     uint32_t bad = ct_differ(packet, key->id, 8);
 
@@ -267,6 +297,12 @@ int tg_mtproto_decrypt(const tg_auth_key *key, uint32_t x, uint8_t *plaintext,
     tg_wipe(aes_key, sizeof aes_key);
     tg_wipe(aes_iv, sizeof aes_iv);
     tg_wipe(large, sizeof large);
+    TG_TEST_CLEAN(msg_key);
+    TG_TEST_CLEAN(aes_key);
+    TG_TEST_CLEAN(aes_iv);
+    TG_TEST_CLEAN(large);
+    TG_TEST_CLEAN(&c);
+    TG_TEST_CLEAN(&s);
 
     DECLASSIFY(&bad, sizeof bad);
     if (bad != 0) { /* the one branch on the verdict */

@@ -115,9 +115,11 @@ static int oneshot(const hash_kind *k, uint8_t *digest, const uint8_t *data, uin
     if (err != TG_OK) return err;
     if (digest == NULL || (len != 0 && data == NULL)) return TG_ERR_NULL;
     tg_sha_ctx c;
+    TG_TEST_SECRET(&c, sizeof c);
     k->begin(&c);
     k->feed(&c, data, len);
     k->end(&c, digest); /* wipes c */
+    TG_TEST_CLEAN(&c);
     return TG_OK;
 }
 
@@ -126,9 +128,11 @@ static int init(const hash_kind *k, uint8_t *state) {
     if (err != TG_OK) return err;
     if (state == NULL) return TG_ERR_NULL;
     tg_sha_ctx c;
+    TG_TEST_SECRET(&c, sizeof c);
     k->begin(&c);
     memcpy(state, &c, sizeof c);
     tg_wipe(&c, sizeof c);
+    TG_TEST_CLEAN(&c);
     return TG_OK;
 }
 
@@ -145,10 +149,15 @@ static int update(const hash_kind *k, uint8_t *state, const uint8_t *data, uint3
     if (err != TG_OK) return err;
     if (state == NULL || (len != 0 && data == NULL)) return TG_ERR_NULL;
     tg_sha_ctx c;
-    if ((err = load(k, &c, state)) != TG_OK) return err;
+    TG_TEST_SECRET(&c, sizeof c);
+    if ((err = load(k, &c, state)) != TG_OK) {
+        TG_TEST_CLEAN(&c);
+        return err;
+    }
     k->feed(&c, data, len);
     memcpy(state, &c, sizeof c);
     tg_wipe(&c, sizeof c);
+    TG_TEST_CLEAN(&c);
     return TG_OK;
 }
 
@@ -157,9 +166,14 @@ static int final(const hash_kind *k, uint8_t *state, uint8_t *digest) {
     if (err != TG_OK) return err;
     if (state == NULL || digest == NULL) return TG_ERR_NULL;
     tg_sha_ctx c;
-    if ((err = load(k, &c, state)) != TG_OK) return err;
+    TG_TEST_SECRET(&c, sizeof c);
+    if ((err = load(k, &c, state)) != TG_OK) {
+        TG_TEST_CLEAN(&c);
+        return err;
+    }
     k->end(&c, digest); /* wipes c */
     tg_wipe(state, sizeof c);
+    TG_TEST_CLEAN(&c);
     return TG_OK;
 }
 

@@ -44,6 +44,7 @@ const uint32_t tg_sha256_k[64] = {
 
 static void sha256_blocks(uint32_t h[8], const uint8_t *data, size_t nblocks) {
     uint32_t w[16]; /* message schedule, a 16-word ring */
+    TG_TEST_SECRET(w, sizeof w);
     for (; nblocks > 0; nblocks--, data += 64) {
         uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
         TG_UNROLL
@@ -64,10 +65,12 @@ static void sha256_blocks(uint32_t h[8], const uint8_t *data, size_t nblocks) {
         h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
     }
     tg_wipe(w, sizeof w);
+    TG_TEST_CLEAN(w);
 }
 
 static void sha1_blocks(uint32_t h[5], const uint8_t *data, size_t nblocks) {
     uint32_t w[16];
+    TG_TEST_SECRET(w, sizeof w);
     for (; nblocks > 0; nblocks--, data += 64) {
         uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
         TG_UNROLL
@@ -89,6 +92,7 @@ static void sha1_blocks(uint32_t h[5], const uint8_t *data, size_t nblocks) {
         h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e;
     }
     tg_wipe(w, sizeof w);
+    TG_TEST_CLEAN(w);
 }
 
 const tg_hash_impl tg_hash_portable = {

@@ -64,6 +64,9 @@ elif needs valgrind have_valgrind; then
     step "constant-time check: build" ct_build
     step "constant-time check: soft under valgrind" valgrind -q --error-exitcode=1 "$results/ct_check"
     step "constant-time check: catches a planted leak" ct_self_test
+    step "constant-time check -O0: build" ct_build_O0
+    step "constant-time check -O0: soft under valgrind" valgrind -q --error-exitcode=1 "$results/ct_check_O0"
+    step "constant-time check -O0: catches a planted memcmp" ct_self_test_memcmp
 else skip "constant-time check (valgrind)"; fi
 
 if needs_sanitizers; then

@@ -67,6 +67,16 @@ ct_build() {
     ./scripts/zig cc -target x86_64-linux-gnu -mcpu=baseline -O2 -std=c11 -Wall -Wextra -Werror \
         -DTG_CT_CHECK=1 -Icsrc -I/usr/include/valgrind csrc/*.c test/c/ct_check.c -o "$results/ct_check"
 }
+# -O0 -fno-builtin: library calls stay calls (a memcmp'd msg_key would show; see ct_check.c)
+ct_build_O0() {
+    ./scripts/zig cc -target x86_64-linux-gnu -mcpu=baseline -O0 -fno-builtin -fno-sanitize=undefined -std=c11 -Wall -Wextra -Werror \
+        -DTG_CT_CHECK=1 -Icsrc -I/usr/include/valgrind csrc/*.c test/c/ct_check.c -o "$results/ct_check_O0"
+}
+ct_self_test_memcmp() {
+    local log
+    if log=$(valgrind -q --error-exitcode=1 "$results/ct_check_O0" --self-test-memcmp 2>&1); then return 1; fi
+    grep -q "uninitialised" <<<"$log"
+}
 ct_self_test() {
     local log
     if log=$(valgrind -q --error-exitcode=1 "$results/ct_check" --self-test 2>&1); then return 1; fi

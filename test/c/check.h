@@ -11,8 +11,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Defined in test_main.c. */
+/* Defined in test_main.c. fail_fast (TG_TEST_FAIL_FAST=1 in the
+ * environment, used by the mutation runner): exit at the first failure. */
 extern unsigned passed, failed;
+extern int fail_fast;
+void fail_fast_exit(void);
 
 #define CHECK(cond, ...)                                     \
     do {                                                     \
@@ -23,6 +26,7 @@ extern unsigned passed, failed;
             printf("FAIL %s:%d: ", __FILE__, __LINE__);      \
             printf(__VA_ARGS__);                             \
             printf("\n");                                    \
+            if (fail_fast) fail_fast_exit();                 \
         }                                                    \
     } while (0)
 
@@ -47,5 +51,8 @@ static inline uint64_t splitmix64(uint64_t *state) {
 void sha_tests(const char *vectors_dir);                         /* test_sha.c: every hash engine */
 void test_mtproto(const char *vectors_dir, const char *backend); /* test_mtproto.c: the backend in use */
 void test_factorize(const char *vectors_dir);                    /* test_factorize.c */
+void test_arguments(const char *backend);                        /* test_args.c: NULL pointers, error order */
+void test_wipes(const char *backend);                            /* test_wipes.c: the promised wipes (TG_TEST_HOOKS) */
+void test_wipes_summary(void);                                   /* test_wipes.c: no region unwiped in the whole run */
 
 #endif

@@ -6,6 +6,12 @@
  * fails. (The CTR counter and offset are public and stay defined.) The
  * portable SHA-256 / SHA-1 (the hashes under "soft") get a secret message;
  * lengths are public.
+ *
+ * scripts/test.sh builds it twice: at -O2 (the code as shipped) and at -O0
+ * with -fno-builtin, where every library call stays a call: at -O2, or even
+ * at -O0 with builtins, clang turns a 16-byte memcmp(...) != 0 into one
+ * branch-free vector compare, so a msg_key compare written with memcmp
+ * would pass unseen; at -O0 -fno-builtin valgrind sees memcmp's early exit.
  */
 #include <memcheck.h>
 #include <stdio.h>
@@ -24,6 +30,14 @@ static int leaky(const uint8_t *secret) {
     return x;
 }
 
+/* `--self-test-memcmp`: two secret 16-byte values compared with memcmp and
+ * no branch in this code, as a msg_key compare written with memcmp would
+ * be; the -O0 -fno-builtin build must report it (memcmp exits early). */
+static int leaky_memcmp(const uint8_t *a, const uint8_t *b) {
+    volatile int differ = memcmp(a, b, 16) != 0;
+    return differ;
+}
+
 int main(int argc, char **argv) {
     if (tg_set_backend("soft") != TG_OK) {
         printf("FAIL: soft backend unavailable\n");
@@ -36,6 +50,10 @@ int main(int argc, char **argv) {
     if (argc > 1 && strcmp(argv[1], "--self-test") == 0) {
         SECRET(key, sizeof key);
         return leaky(key) == 255; /* the result is irrelevant; valgrind's verdict is what counts */
+    }
+    if (argc > 1 && strcmp(argv[1], "--self-test-memcmp") == 0) {
+        SECRET(key, sizeof key);
+        return leaky_memcmp(key, key + 16) == 255;
     }
 
     static const uint32_t lengths[] = {16, 48, 64, 80, 1024};
@@ -71,7 +89,9 @@ int main(int argc, char **argv) {
 
     /* MTProto message layer (mtproto.c declassifies only the verdict and,
      * once accepted, the length): the auth key, the message and even the
-     * packet bytes are secret. Accepted and rejected packets. */
+     * packet bytes are secret, so the msg_key compare, the length fields and
+     * the padding checks all run on secret data. Accepted and rejected
+     * packets. */
     static uint8_t auth_key[256], msg[600], padding[32], packet[700], plain[700];
     for (int i = 0; i < 256; i++) auth_key[i] = (uint8_t)(i * 7 + 3);
     for (size_t i = 0; i < sizeof msg; i++) msg[i] = (uint8_t)(i * 13 + 1);
@@ -79,12 +99,13 @@ int main(int argc, char **argv) {
     SECRET(auth_key, sizeof auth_key);
     tg_auth_key *ak = tg_auth_key_new(auth_key);
     failures += ak == NULL;
-    for (int t = 0; t < 3 && ak != NULL; t++) {
+    for (int t = 0; t < 4 && ak != NULL; t++) {
         SECRET(msg, sizeof msg);
         SECRET(padding, sizeof padding);
         failures += tg_mtproto_encrypt(ak, 8, packet, msg, 32, msg + 32, 48, padding, 16) != TG_OK;
-        if (t == 1) packet[40] ^= 1; /* a bad msg_key */
+        if (t == 1) packet[40] ^= 1; /* a bad ciphertext: the recomputed msg_key differs */
         if (t == 2) packet[3] ^= 1;  /* a bad auth_key_id */
+        if (t == 3) packet[23] ^= 1; /* a bad msg_key (last byte) */
         SECRET(packet, sizeof packet);
         const int rc = tg_mtproto_decrypt(ak, 8, plain, packet, 24 + 96);
         VALGRIND_MAKE_MEM_DEFINED(&rc, sizeof rc); /* the verdict is public */

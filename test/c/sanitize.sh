@@ -100,7 +100,9 @@ case "${1:-}" in
 *) echo "usage: $0 [--probe|--self-test]" >&2; exit 2 ;;
 esac
 
-# test_main.c and its companions (every test/c/test_*.c), over every library source.
+# test_main.c and its companions (every test/c/test_*.c), over every library
+# source, with the test hooks of csrc/backend.h (test_wipes.c) as in `zig build test`.
+sanflags+=(-DTG_TEST_HOOKS=1)
 sources=(csrc/*.c test/c/test_*.c)
 echo "$("$cc" ${cctarget[@]+"${cctarget[@]}"} --version | head -1)${target:+ for $target}; ${sanflags[0]}; ${#sources[@]} sources"
 "$cc" ${cctarget[@]+"${cctarget[@]}"} -std=c11 -O1 "${sanflags[@]}" -Wall -Wextra -Werror -Werror=vla -Icsrc "${sources[@]}" -o "$out/tgcrypto-test-san"

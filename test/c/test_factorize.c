@@ -10,7 +10,10 @@
  *   4. products of random 31/32-bit primes, whose factors are known;
  *   5. properties on random 64-bit numbers: p * q == pq, p prime, and no
  *      prime factor of pq below p;
- *   6. argument checks.
+ *   6. argument checks;
+ *   7. the rho search's rarer paths (issue 16, item 12): a batch that
+ *      overshoots and is redone walk by walk, and a pq whose first attempt
+ *      fails so that a later one must split it.
  */
 #include "factorize.h"
 #include "tgcrypto.h"
@@ -240,6 +243,108 @@ static void arguments(void) {
     }
 }
 
+/* ---- 7. the rarer paths of the rho search ---- */
+
+#if defined(TG_TEST_HOOKS) /* tg_rho_attempt exists in test builds only */
+
+/* Found by instrumenting a local copy of factorize.c (a counter where
+ * rho_brent's batch ends with g == n, and the attempt that returned):
+ *
+ *   overshoot[]: attempt 0's 128-step gcd batch ends with gcd == n (the two
+ *   walks met their cycles modulo different factors within one batch, or
+ *   one walk modulo both), so its factor comes only from the walk-by-walk
+ *   redo of that batch. A broken redo makes attempt 0 return 0 (the next
+ *   attempt would still split pq, so tg_factorize_pq alone cannot show it).
+ *
+ *   first_fails[]: attempt 0 overshoots and its redo finds only 1 or n, so
+ *   attempt 0 fails and attempt 1 splits pq: tg_factorize_pq must still
+ *   succeed (with a single attempt it would return TG_ERR_NO_FACTOR).
+ *
+ * These pin the walk constants and batch size: if those change, find new
+ * values the same way. */
+static void rho_paths(void) {
+    static const struct { uint64_t pq, p; } overshoot[] = {
+        {71273ULL, 263},                               /* 263 * 271 */
+        {74513ULL, 269},                               /* 269 * 277 */
+        {3618513316234015307ULL, 1144957351},          /* 1144957351 * 3160391357, Telegram-sized */
+        {4060314695298885697ULL, 1576766239},          /* 1576766239 * 2575089823 */
+    };
+    static const struct { uint64_t pq, p; } first_fails[] = {
+        {141733ULL, 271},                              /* 271 * 523 */
+        {165499ULL, 359},                              /* 359 * 461 */
+        {10197537910873461997ULL, 2573484989ULL},      /* 2573484989 * 3962540273, Telegram-sized */
+    };
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < sizeof overshoot / sizeof overshoot[0]; i++) {
+            const uint64_t n = overshoot[i].pq, p = overshoot[i].p, d = tg_rho_attempt(n, 0, paths[k]);
+            CHECK(d == p || d == n / p, "%llu: attempt 0 (redone batch) gave %llu [%s]", (unsigned long long)n,
+                  (unsigned long long)d, path_names[k]);
+            uint64_t fp = 0, fq = 0;
+            CHECK(tg_factorize_pq_path(n, &fp, &fq, paths[k]) == TG_OK && fp == p && fq == n / p, "%llu [%s]",
+                  (unsigned long long)n, path_names[k]);
+        }
+        for (size_t i = 0; i < sizeof first_fails / sizeof first_fails[0]; i++) {
+            const uint64_t n = first_fails[i].pq, p = first_fails[i].p;
+            CHECK(tg_rho_attempt(n, 0, paths[k]) == 0, "%llu: attempt 0 was expected to fail [%s]", (unsigned long long)n,
+                  path_names[k]);
+            const uint64_t d = tg_rho_attempt(n, 1, paths[k]);
+            CHECK(d == p || d == n / p, "%llu: attempt 1 gave %llu [%s]", (unsigned long long)n, (unsigned long long)d,
+                  path_names[k]);
+            uint64_t fp = 0, fq = 0;
+            CHECK(tg_factorize_pq_path(n, &fp, &fq, paths[k]) == TG_OK && fp == p && fq == n / p,
+                  "%llu needs a second attempt [%s]", (unsigned long long)n, path_names[k]);
+        }
+    }
+
+    /* With one attempt (tg_test_rho_attempts) the TG_ERR_NO_FACTOR paths
+     * run: 141733's only attempt fails; 36425381 = 141733 * 257 and
+     * 37275779 = 141733 * 263 split in attempt 0 (into 141733 and the
+     * prime) but 141733 does not. p and q stay untouched. 71273 still
+     * splits. (Values found like the ones above.) */
+    const unsigned saved = tg_test_rho_attempts;
+    tg_test_rho_attempts = 1;
+    static const uint64_t no_factor[] = {141733ULL, 36425381ULL, 37275779ULL};
+    for (int k = 0; k < 2; k++) {
+        for (size_t i = 0; i < sizeof no_factor / sizeof no_factor[0]; i++) {
+            uint64_t fp = 7, fq = 7;
+            const int rc = tg_factorize_pq_path(no_factor[i], &fp, &fq, paths[k]);
+            CHECK(rc == TG_ERR_NO_FACTOR && fp == 7 && fq == 7, "%llu with one attempt: rc %d p %llu [%s]",
+                  (unsigned long long)no_factor[i], rc, (unsigned long long)fp, path_names[k]);
+        }
+        uint64_t fp = 0, fq = 0;
+        CHECK(tg_factorize_pq_path(71273, &fp, &fq, paths[k]) == TG_OK && fp == 263 && fq == 271,
+              "71273 with one attempt [%s]", path_names[k]);
+    }
+    tg_test_rho_attempts = saved;
+}
+
+/* floor(sqrt(n)) by bisection, r * r <= n tested as r <= n / r. */
+static uint64_t ref_isqrt(uint64_t n) {
+    uint64_t lo = 0, hi = 0xffffffffULL;
+    while (lo < hi) {
+        const uint64_t mid = lo + (hi - lo + 1) / 2;
+        if (mid <= n / mid) lo = mid;
+        else hi = mid - 1;
+    }
+    return n == 0 ? 0 : lo;
+}
+
+/* isqrt decides which pq are squares (split as r * r without rho). */
+static void integer_sqrt(void) {
+    for (uint64_t n = 0; n < 20000; n++) CHECK(tg_isqrt_u64(n) == ref_isqrt(n), "isqrt(%llu)", (unsigned long long)n);
+    for (int i = 0; i < 3000; i++) {
+        const uint64_t r = i == 0 ? 0xffffffffULL : i == 1 ? 0x80000000ULL : (rng() >> 32) >> (rng() & 31);
+        const uint64_t sq = r * r;
+        CHECK(tg_isqrt_u64(sq) == r, "isqrt(%llu^2)", (unsigned long long)r);
+        if (sq != 0) CHECK(tg_isqrt_u64(sq - 1) == r - 1, "isqrt(%llu^2 - 1)", (unsigned long long)r);
+        if (r != 0 && r < 0xffffffffULL) CHECK(tg_isqrt_u64(sq + 1) == r, "isqrt(%llu^2 + 1)", (unsigned long long)r);
+        const uint64_t n = rng();
+        CHECK(tg_isqrt_u64(n) == ref_isqrt(n), "isqrt(%llu)", (unsigned long long)n);
+    }
+    CHECK(tg_isqrt_u64(0xffffffffffffffffULL) == 0xffffffffULL, "isqrt(2^64 - 1)");
+}
+#endif
+
 void test_factorize(const char *vectors_dir) {
     const unsigned before = passed + failed;
     products();
@@ -248,6 +353,12 @@ void test_factorize(const char *vectors_dir) {
     const unsigned products_n = telegram_products(300);
     random_properties();
     arguments();
+#if defined(TG_TEST_HOOKS)
+    rho_paths();
+    integer_sqrt();
+#else
+    printf("SKIP factorize rho paths (built without TG_TEST_HOOKS)\n");
+#endif
     printf("ran  factorize: %u pq.txt cases, %u random 31/32-bit prime products, native multiply = %s, %u checks\n", cases,
            products_n, tg_mul_native_is_int128() ? "unsigned __int128" : "portable (no __int128)", passed + failed - before);
 }

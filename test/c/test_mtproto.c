@@ -11,6 +11,11 @@
  *      message_data_length and padding lengths at and past both limits:
  *      all TG_ERR_SECURITY with the whole output zeroed.
  *   4. Argument errors.
+ *   5. test/vectors/mtproto_reject.txt (gen_mtproto.mjs --reject,
+ *      node:crypto): packets only one check can reject - a msg_key wrong in
+ *      one byte (each of the 16, data encrypted under that msg_key's keys)
+ *      and ciphertexts that are not whole blocks (msg_key over the tail
+ *      too) - decrypted to a buffer and in place.
  */
 #include "tgcrypto.h"
 #include "check.h"
@@ -57,6 +62,7 @@ typedef struct {
     size_t   auth_key_len, plaintext_len, padding_len, packet_len;
     uint32_t x;
     int      line;
+    char     reject[64]; /* mtproto_reject.txt: which check rejects it */
 } mt_case;
 
 static size_t hex_field(const char *s, uint8_t **out) {
@@ -90,8 +96,8 @@ static void check_case(const mt_case *c, const char *backend) {
 
     /* encrypt, the plaintext split at a random point (and at both ends) */
     const uint32_t plain_len = (uint32_t)c->plaintext_len;
-    const uint32_t splits[3] = {0, plain_len, rng_below(plain_len + 1)};
-    for (int s = 0; s < 3; s++) {
+    const uint32_t splits[5] = {0, plain_len, 1, plain_len - 1, rng_below(plain_len + 1)}; /* 1-byte head or body too */
+    for (int s = 0; s < 5; s++) {
         const uint32_t h = splits[s];
         memset(packet, 0, c->packet_len);
         int rc = tg_mtproto_encrypt(k, c->x, packet, c->plaintext, h, c->plaintext + h, plain_len - h, c->padding,
@@ -114,9 +120,11 @@ static void check_case(const mt_case *c, const char *backend) {
     tg_auth_key_free(k);
 }
 
-static unsigned run_vectors(const char *dir, const char *backend) {
+/* Reads a file of blank-line-separated cases and runs check on each. */
+static unsigned read_cases(const char *dir, const char *file, void (*check)(const mt_case *, const char *),
+                           const char *backend) {
     char path[1024];
-    snprintf(path, sizeof path, "%s/mtproto.txt", dir);
+    snprintf(path, sizeof path, "%s/%s", dir, file);
     FILE *f = fopen(path, "rb");
     CHECK(f != NULL, "cannot open %s", path);
     if (!f) return 0;
@@ -129,7 +137,7 @@ static unsigned run_vectors(const char *dir, const char *backend) {
         const int eof = fgets(line, sizeof line, f) == NULL;
         line_no++;
         if (eof || line[0] == '\n' || line[0] == '\r') {
-            if (have) check_case(&c, backend), cases++;
+            if (have) check(&c, backend), cases++;
             free_case(&c);
             have = 0;
             if (eof) break;
@@ -146,10 +154,70 @@ static unsigned run_vectors(const char *dir, const char *backend) {
         else if (!strcmp(name, "padding")) c.padding_len = hex_field(v, &c.padding);
         else if (!strcmp(name, "packet")) c.packet_len = hex_field(v, &c.packet);
         else if (!strcmp(name, "x")) c.x = (uint32_t)strtoul(v, NULL, 10);
+        else if (!strcmp(name, "reject")) sscanf(v, "%63[^\r\n]", c.reject);
     }
     fclose(f);
+    return cases;
+}
+
+static unsigned run_vectors(const char *dir, const char *backend) {
+    const unsigned cases = read_cases(dir, "mtproto.txt", check_case, backend);
     CHECK(cases >= 50, "mtproto.txt has %u cases", cases);
     return cases;
+}
+
+/* ---- 5. packets only one check can reject ---- */
+
+static void check_reject_case(const mt_case *c, const char *backend) {
+    static uint8_t out[MAX_PACKET], buf[MAX_PACKET], own[MAX_PACKET];
+    const uint32_t len = (uint32_t)c->packet_len, out_len = len - 24;
+    CHECK(c->auth_key_len == 256 && c->reject[0] != 0 && len >= 72 && len <= MAX_PACKET &&
+              c->plaintext_len + c->padding_len == out_len,
+          "mtproto_reject.txt:%d malformed case", c->line);
+    if (c->auth_key_len != 256 || len < 72 || len > MAX_PACKET || c->plaintext_len + c->padding_len != out_len) return;
+    tg_auth_key *k = tg_auth_key_new(c->auth_key);
+    CHECK(k != NULL, "auth_key_new");
+    if (k == NULL) return;
+    uint8_t id[8];
+    CHECK(tg_auth_key_id(k, id) == TG_OK && !memcmp(id, c->packet, 8), "mtproto_reject.txt:%d auth_key_id", c->line);
+    const uint32_t tail = out_len % 16;
+
+    /* To another buffer: pre-filled with junk, except that a tail which is
+     * not a whole block holds the packet's own tail bytes (what a decrypt
+     * of the whole blocks alone would leave next to them). */
+    memset(out, 0xa5, out_len);
+    memcpy(out + out_len - tail, c->packet + len - tail, tail);
+    int rc = tg_mtproto_decrypt(k, c->x, out, c->packet, len);
+    CHECK(rc == TG_ERR_SECURITY && all_zero(out, out_len), "mtproto_reject.txt:%d %s: rc %d [%s]", c->line, c->reject, rc,
+          backend);
+    /* In place. */
+    memcpy(buf, c->packet, len);
+    rc = tg_mtproto_decrypt(k, c->x, buf + 24, buf, len);
+    CHECK(rc == TG_ERR_SECURITY && all_zero(buf + 24, out_len), "mtproto_reject.txt:%d %s in place: rc %d [%s]", c->line,
+          c->reject, rc, backend);
+
+    /* The case is what it claims: encrypting its plaintext and padding
+     * (whole blocks) gives a packet that is accepted and, for a msg_key case,
+     * whose msg_key differs from this one in the one byte named. */
+    if (tail == 0) {
+        CHECK(tg_mtproto_encrypt(k, c->x, own, c->plaintext, (uint32_t)c->plaintext_len, NULL, 0, c->padding,
+                                 (uint32_t)c->padding_len) == TG_OK,
+              "mtproto_reject.txt:%d encrypt", c->line);
+        int byte = -1, differ = 0;
+        for (int i = 0; i < 16; i++)
+            if (own[8 + i] != c->packet[8 + i]) byte = i, differ++;
+        int named = -2;
+        sscanf(c->reject, "msg_key byte %d", &named);
+        CHECK(differ == 1 && byte == named, "mtproto_reject.txt:%d %s: msg_key differs in %d bytes", c->line, c->reject, differ);
+        CHECK(tg_mtproto_decrypt(k, c->x, out, own, len) == (int)c->plaintext_len, "mtproto_reject.txt:%d the right packet",
+              c->line);
+    }
+    tg_auth_key_free(k);
+}
+
+static void run_reject_vectors(const char *dir, const char *backend) {
+    const unsigned cases = read_cases(dir, "mtproto_reject.txt", check_reject_case, backend);
+    CHECK(cases >= 78, "mtproto_reject.txt has %u cases", cases);
 }
 
 /* ---- helpers for building packets ---- */
@@ -203,6 +271,33 @@ static void round_trips(const char *backend) {
               "round trip data %u pad %u x %u: %d [%s]", data_len, pad_len, x, rc, backend);
         tg_auth_key_free(k);
     }
+}
+
+/* A message of 2^24 bytes of data: the top byte of message_data_length is
+ * not zero (every other test's length fits in three bytes), so reading that
+ * byte at the wrong place shows. Once, on the first backend (the length
+ * parsing is the same for every backend). */
+static void huge_message(const char *backend) {
+    static int done;
+    if (done++) return;
+    const uint32_t data_len = 1u << 24, plain_len = 32 + data_len, pad_len = shortest_padding(plain_len);
+    const uint32_t len = 24 + plain_len + pad_len;
+    uint8_t *plain = malloc(plain_len), *packet = malloc(len), *out = malloc(len), key[256], padding[32];
+    CHECK(plain != NULL && packet != NULL && out != NULL, "malloc");
+    if (plain != NULL && packet != NULL && out != NULL) {
+        rng_fill(key, sizeof key);
+        rng_fill(plain, 64);
+        memset(plain + 64, 0x3c, plain_len - 64);
+        put32le(plain + 28, data_len);
+        rng_fill(padding, sizeof padding);
+        tg_auth_key *k = tg_auth_key_new(key);
+        CHECK(k != NULL && tg_mtproto_encrypt(k, 0, packet, plain, plain_len, NULL, 0, padding, pad_len) == TG_OK,
+              "encrypt 2^24 bytes of data [%s]", backend);
+        const int rc = tg_mtproto_decrypt(k, 0, out, packet, len);
+        CHECK(rc == (int)plain_len && !memcmp(out, plain, plain_len), "decrypt 2^24 bytes of data: %d [%s]", rc, backend);
+        tg_auth_key_free(k);
+    }
+    free(plain), free(packet), free(out);
 }
 
 /* ---- 3. tampering ---- */
@@ -339,17 +434,23 @@ static void argument_checks(void) {
     CHECK(ENC(k, 0, packet, plain, 48, NULL, 0, padding, 17) == TG_ERR_PADDING, "encrypt total not /16");
     CHECK(ENC(k, 0, packet, plain, 48, NULL, 0, padding, 1040) == TG_ERR_PADDING, "encrypt padding 1040");
     CHECK(ENC(k, 0, packet, plain, 36, NULL, 0, padding, 1036) == TG_ERR_PADDING, "encrypt padding 1036");
+    CHECK(ENC(k, 0, packet, plain, 37, NULL, 0, padding, 11) == TG_ERR_PADDING, "encrypt padding 11 (total 48)");
+    CHECK(ENC(k, 0, packet, plain, 47, NULL, 0, padding, 1025) == TG_ERR_PADDING, "encrypt padding 1025 (total 1072)");
     CHECK(ENC(k, 0, packet, plain, 32, NULL, 0, padding, 1024) == TG_OK, "encrypt padding 1024");
     memset(packet, 0x5a, sizeof packet);
     CHECK(ENC(k, 0, NULL, plain, 48, NULL, 0, padding, 16) == TG_ERR_NULL, "encrypt NULL packet");
     CHECK(ENC(k, 0, packet, NULL, 48, NULL, 0, padding, 16) == TG_ERR_NULL, "encrypt NULL head");
     CHECK(ENC(k, 0, packet, plain, 32, NULL, 16, padding, 16) == TG_ERR_NULL, "encrypt NULL body");
     CHECK(ENC(k, 0, packet, plain, 48, NULL, 0, NULL, 16) == TG_ERR_NULL, "encrypt NULL padding");
+    CHECK(ENC(k, 0, packet, NULL, 1, plain, 47, padding, 16) == TG_ERR_NULL, "encrypt NULL 1-byte head");
+    CHECK(ENC(k, 0, packet, plain, 47, NULL, 1, padding, 16) == TG_ERR_NULL, "encrypt NULL 1-byte body");
     CHECK(ENC(k, 0, packet, plain, 48, plain, 0x7fffffff, padding, 16) == TG_ERR_PADDING, "encrypt huge, bad padding");
     CHECK(ENC(k, 0, packet, plain, 48, plain, 0x7fffffd0, padding, 16) == TG_ERR_SIZE, "encrypt packet over 2^31 - 1");
     CHECK(ENC(k, 0, packet, packet + 64, 48, NULL, 0, padding, 16) == TG_ERR_OVERLAP, "encrypt packet over head");
     CHECK(ENC(k, 0, packet, plain, 32, packet + 80, 16, padding, 16) == TG_ERR_OVERLAP, "encrypt packet over body");
     CHECK(ENC(k, 0, packet, plain, 48, NULL, 0, packet + 87, 16) == TG_ERR_OVERLAP, "encrypt packet over padding");
+    CHECK(ENC(k, 0, packet, packet + 30, 1, plain, 47, padding, 16) == TG_ERR_OVERLAP, "encrypt packet over a 1-byte head");
+    CHECK(ENC(k, 0, packet, plain, 47, packet + 87, 1, padding, 16) == TG_ERR_OVERLAP, "encrypt packet over a 1-byte body");
     uint8_t all_5a = 0x5a;
     for (size_t i = 0; i < sizeof packet; i++) all_5a &= (uint8_t)(packet[i] == 0x5a ? 0x5a : 0);
     CHECK(all_5a == 0x5a, "rejected encrypt calls wrote to the packet");
@@ -371,6 +472,7 @@ static void argument_checks(void) {
     CHECK(tg_mtproto_decrypt(k, 8, out, packet, 0x80000000u) == TG_ERR_SIZE, "decrypt 2^31");
     CHECK(tg_mtproto_decrypt(k, 8, packet + 23, packet, len) == TG_ERR_OVERLAP, "decrypt overlap at +23");
     CHECK(tg_mtproto_decrypt(k, 8, packet, packet, len) == TG_ERR_OVERLAP, "decrypt overlap at +0");
+    CHECK(tg_mtproto_decrypt(k, 8, packet + 3, packet, 25) == TG_ERR_OVERLAP, "decrypt overlap, 1-byte output");
     CHECK(tg_mtproto_decrypt(k, 8, packet + len, packet, len) == 48, "decrypt adjacent");
     CHECK(tg_mtproto_decrypt(k, 8, out, packet, len) == 48 && !memcmp(out, plain, 48), "decrypt");
 
@@ -398,7 +500,9 @@ static void argument_checks(void) {
 void test_mtproto(const char *vectors_dir, const char *backend) {
     const int soft = strcmp(backend, "soft") == 0;
     run_vectors(vectors_dir, backend);
+    run_reject_vectors(vectors_dir, backend);
     round_trips(backend);
+    huge_message(backend);
     tampering(backend, !soft);
     argument_checks();
 }

@@ -2,6 +2,10 @@
 // Generates test/vectors/mtproto.txt, MTProto 2.0 message-layer known answers:
 //
 //   node test/vectors/gen_mtproto.mjs > test/vectors/mtproto.txt
+//   node test/vectors/gen_mtproto.mjs --reject > test/vectors/mtproto_reject.txt
+//
+// --reject writes packets that a receiver must reject although only one
+// check can tell (issue 16): see rejectCases() below.
 //
 // Deterministic: every byte comes from a seeded SHA-256 counter-mode stream
 // (no Math.random, no clock). scripts/test.sh reruns it and diffs the output
@@ -27,7 +31,8 @@
 
 import crypto from "node:crypto";
 
-const SEED = "tgcrypto-ffi test/vectors/mtproto.txt v1";
+const REJECT = process.argv.includes("--reject");
+const SEED = REJECT ? "tgcrypto-ffi test/vectors/mtproto_reject.txt v1" : "tgcrypto-ffi test/vectors/mtproto.txt v1";
 
 let counter = 0;
 let pool = new Uint8Array(0);
@@ -117,30 +122,122 @@ function paddingFor(plainLen, kind) {
   return bytes(len);
 }
 
-const cases = [];
-const sizes = [0, 4, 8, 12, 16, 20, 28, 60, 100, 256, 1000, 1024, 4092];
-for (const x of [0, 8]) {
-  for (const dataLen of sizes) {
-    for (const kind of ["short", "random"]) cases.push({ x, dataLen, kind });
+/** Packets that only one check of the receiver can reject; each is verified
+ * here to pass every other check:
+ *
+ *  - "msg_key byte i": the packet's msg_key differs from the right one
+ *    (SHA256(auth_key[88+x..] || plaintext || padding)[8..24]) in byte i
+ *    only, by `xor`, and the data is encrypted under the aes_key/aes_iv
+ *    derived from that wrong msg_key, so it decrypts to the right plaintext
+ *    with valid lengths: only a compare of all 16 bytes rejects it.
+ *  - "tail t": plaintext || padding (whole blocks) encrypted, then t = 1..15
+ *    bytes that are not a whole block appended; msg_key is computed over
+ *    plaintext || padding || tail, i.e. over exactly what a receiver that
+ *    IGE-decrypts the whole blocks in place and hashes the whole buffer
+ *    would see, and the length fields count the tail as padding (12..1024).
+ *    Only the "ciphertext is whole blocks" check rejects it.
+ */
+function rejectCases() {
+  const out = [];
+  const id = (authKey) => new Uint8Array(crypto.createHash("sha1").update(authKey).digest()).subarray(12, 20);
+  const dataLens = [0, 4, 60, 200, 1000];
+  for (let set = 0; set < 3; set++) {
+    for (let i = 0; i < 16; i++) {
+      const x = (i + set) % 2 === 0 ? 0 : 8;
+      const authKey = bytes(256);
+      const plaintext = message(dataLens[(i + set) % dataLens.length]);
+      const padding = paddingFor(plaintext.length, i % 3 === 0 ? "random" : "short");
+      const data = concat(plaintext, padding);
+      const right = sha256(authKey.subarray(88 + x, 120 + x), data).subarray(8, 24);
+      const xor = set === 0 ? 0x01 : set === 1 ? 0x80 : 1 + below(255);
+      const wrong = right.slice();
+      wrong[i] ^= xor;
+      const { key, iv } = kdf(authKey, wrong, x);
+      const packet = concat(id(authKey), wrong, ige(key, iv, data, false));
+      // checks: decrypts (under the wrong msg_key's keys) to the right data,
+      // whose msg_key differs from the packet's in byte i only
+      const back = ige(key, iv, packet.subarray(24), true);
+      const again = sha256(authKey.subarray(88 + x, 120 + x), back).subarray(8, 24);
+      const differ = [...again].map((v, j) => (v !== packet[8 + j] ? j : -1)).filter((j) => j >= 0);
+      if (Buffer.compare(back, data) !== 0 || differ.length !== 1 || differ[0] !== i) throw new Error("msg_key case");
+      out.push({ what: `msg_key byte ${i} xor ${xor.toString(16).padStart(2, "0")}`, authKey, x, plaintext, padding, packet });
+    }
   }
-  cases.push({ x, dataLen: 0, kind: "long" });
-  cases.push({ x, dataLen: 508, kind: "long" });
+  for (let t = 1; t <= 15; t++) {
+    for (const x of [0, 8]) {
+      const authKey = bytes(256);
+      const plaintext = message(dataLens[(t + x) % dataLens.length]);
+      // whole-block padding of at least 12 - t bytes, so that with the tail it is 12..1024,
+      // and a packet of at least 72 bytes (the minimum length is another check)
+      let padLen = (16 - (plaintext.length % 16)) % 16;
+      if (padLen + t < 12) padLen += 16;
+      if (plaintext.length + padLen + t < 48) padLen += 16;
+      if (t % 4 === 0) padLen += 16 * below(8);
+      const padding = bytes(padLen);
+      const tail = bytes(t);
+      const blocks = concat(plaintext, padding);
+      const msgKey = sha256(authKey.subarray(88 + x, 120 + x), blocks, tail).subarray(8, 24);
+      const { key, iv } = kdf(authKey, msgKey, x);
+      const packet = concat(id(authKey), msgKey, ige(key, iv, blocks, false), tail);
+      // checks: whole blocks decrypt back; the hash over them and the tail is msg_key;
+      // message_data_length leaves padLen + t bytes of padding, 12..1024
+      const back = ige(key, iv, packet.subarray(24, packet.length - t), true);
+      const again = sha256(authKey.subarray(88 + x, 120 + x), back, packet.subarray(packet.length - t)).subarray(8, 24);
+      const dataLen = new DataView(plaintext.buffer, plaintext.byteOffset).getUint32(28, true);
+      const pad = packet.length - 24 - 32 - dataLen;
+      if (Buffer.compare(back, blocks) !== 0 || Buffer.compare(again, msgKey) !== 0 || pad < 12 || pad > 1024 ||
+        packet.length < 72 || (packet.length - 24) % 16 !== t || dataLen % 4 !== 0) throw new Error("tail case");
+      out.push({ what: `tail ${t}`, authKey, x, plaintext, padding: concat(padding, tail), packet });
+    }
+  }
+  return out;
 }
-cases.push({ x: 0, dataLen: 65532, kind: "short" });
-cases.push({ x: 8, dataLen: 20000, kind: "random" });
 
-const lines = [
-  "# MTProto 2.0 message layer known answers, written by test/vectors/gen_mtproto.mjs",
-  "# (node:crypto SHA-1/SHA-256 and aes-256-ecb with IGE chaining; see the generator).",
-  "# Do not edit: regenerate with  node test/vectors/gen_mtproto.mjs > test/vectors/mtproto.txt",
-  "",
-];
-for (const c of cases) {
-  const authKey = bytes(256);
-  const plaintext = message(c.dataLen);
-  const padding = paddingFor(plaintext.length, c.kind);
-  const packet = encrypt(authKey, c.x, plaintext, padding);
-  lines.push(`auth_key = ${hex(authKey)}`, `x = ${c.x}`, `plaintext = ${hex(plaintext)}`,
-    `padding = ${hex(padding)}`, `packet = ${hex(packet)}`, "");
+if (REJECT) {
+  const lines = [
+    "# MTProto 2.0 packets that must be rejected, written by test/vectors/gen_mtproto.mjs --reject",
+    "# (node:crypto; see rejectCases() in the generator). `reject` says which single check rejects",
+    "# the packet; `plaintext` and `padding` are what it decrypts to (padding includes a tail that is",
+    "# not a whole block). Do not edit: regenerate with",
+    "#   node test/vectors/gen_mtproto.mjs --reject > test/vectors/mtproto_reject.txt",
+    "",
+  ];
+  for (const c of rejectCases()) {
+    lines.push(`reject = ${c.what}`, `auth_key = ${hex(c.authKey)}`, `x = ${c.x}`, `plaintext = ${hex(c.plaintext)}`,
+      `padding = ${hex(c.padding)}`, `packet = ${hex(c.packet)}`, "");
+  }
+  process.stdout.write(lines.join("\n") + "\n");
+} else {
+  knownAnswers();
 }
-process.stdout.write(lines.join("\n") + "\n");
+
+/** test/vectors/mtproto.txt */
+function knownAnswers() {
+  const cases = [];
+  const sizes = [0, 4, 8, 12, 16, 20, 28, 60, 100, 256, 1000, 1024, 4092];
+  for (const x of [0, 8]) {
+    for (const dataLen of sizes) {
+      for (const kind of ["short", "random"]) cases.push({ x, dataLen, kind });
+    }
+    cases.push({ x, dataLen: 0, kind: "long" });
+    cases.push({ x, dataLen: 508, kind: "long" });
+  }
+  cases.push({ x: 0, dataLen: 65532, kind: "short" });
+  cases.push({ x: 8, dataLen: 20000, kind: "random" });
+
+  const lines = [
+    "# MTProto 2.0 message layer known answers, written by test/vectors/gen_mtproto.mjs",
+    "# (node:crypto SHA-1/SHA-256 and aes-256-ecb with IGE chaining; see the generator).",
+    "# Do not edit: regenerate with  node test/vectors/gen_mtproto.mjs > test/vectors/mtproto.txt",
+    "",
+  ];
+  for (const c of cases) {
+    const authKey = bytes(256);
+    const plaintext = message(c.dataLen);
+    const padding = paddingFor(plaintext.length, c.kind);
+    const packet = encrypt(authKey, c.x, plaintext, padding);
+    lines.push(`auth_key = ${hex(authKey)}`, `x = ${c.x}`, `plaintext = ${hex(plaintext)}`,
+      `padding = ${hex(padding)}`, `packet = ${hex(packet)}`, "");
+  }
+  process.stdout.write(lines.join("\n") + "\n");
+}
