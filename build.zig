@@ -197,7 +197,7 @@ fn nodeAddon(
     portable: bool,
     headers: std.Build.LazyPath,
 ) *std.Build.Step.Compile {
-    const m = coreModule(b, target, optimize, portable);
+    const m = coreModule(b, target, optimize, portable, false);
     m.addCMacro("TG_API", "");
     m.addSystemIncludePath(headers);
     m.addCSourceFiles(.{ .files = &.{"bindings/node/addon.c"}, .flags = &c_flags });
