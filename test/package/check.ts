@@ -26,7 +26,7 @@ console.log(`library: ${libraryPath()}`);
 console.log(`version: ${version()}, backend: ${backend()}`);
 
 // The drop-in subpaths. No client is installed here: importing them must not need one, installGramJS must say
-// which telegram version to install, and nativeCrypto wraps any provider-shaped object.
+// which telegram version to install, and nativeCrypto sets its native members on any provider-shaped object.
 const gramjs = await import("tgcrypto-ffi/gramjs");
 try {
   gramjs.installGramJS();
@@ -37,7 +37,7 @@ try {
 }
 const { nativeCrypto } = await import("tgcrypto-ffi/mtcute");
 const notCalled = (..._args: unknown[]): never => {
-  throw new Error("the wrapped provider's hook was called instead of the native one");
+  throw new Error("the provider's own hook was called instead of the native one");
 };
 const provider = nativeCrypto({
   sha1: notCalled,

@@ -1,0 +1,120 @@
+// Turns Stryker's JSON report (test/mutation/results/stryker.json) into
+// test/mutation/results/<date>-ts.txt, in the form of the C part's results:
+// every mutant with its status, the score per file and per area, and the
+// survivors, each matched against test/mutation/equivalent_ts.txt.
+//
+//   node test/mutation/summarize_ts.mjs [stryker.json] [--out FILE]
+//
+// A mutant's id is a hash of its file, the text of its line, the mutated
+// text and the replacement, so it survives edits elsewhere in the file
+// (Stryker's own ids are run-local numbers). Exits 1 if a mutant survived
+// that equivalent_ts.txt does not explain.
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, "..", "..");
+const args = process.argv.slice(2);
+const outAt = args.indexOf("--out");
+const out = outAt >= 0 ? args[outAt + 1] : join(here, "results", `${new Date().toISOString().slice(0, 10)}-ts.txt`);
+const input = args.find((a, i) => !a.startsWith("--") && i !== outAt + 1) ?? join(here, "results", "stryker.json");
+const report = JSON.parse(readFileSync(input, "utf8"));
+
+// Stryker status -> ours: caught, survived, invalid (does not compile or
+// crashes the runner: not counted), static (not run: module-level values,
+// see ignoreStatic in stryker.config.mjs; not counted, reported).
+const STATUS = {
+  Killed: "caught", Timeout: "caught",
+  Survived: "survived", NoCoverage: "survived",
+  CompileError: "invalid", RuntimeError: "invalid",
+  Ignored: "static", Pending: "invalid",
+};
+
+/** id -> [tag, reason]; tag "equivalent" (no input can show it: out of the score) or "accepted" (counted as survived). */
+function loadEquivalent() {
+  const path = join(here, "equivalent_ts.txt");
+  const eq = new Map();
+  if (!existsSync(path)) return eq;
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    if (line === "" || line.startsWith("#")) continue;
+    const m = /^(\w+)\s+\[(equivalent|accepted)\]\s+(.*)$/.exec(line);
+    if (!m) throw new Error(`${path}: bad line: ${line}`);
+    eq.set(m[1], [m[2], m[3].trim()]);
+  }
+  return eq;
+}
+
+function area(path, lineText) {
+  if (/\.fill\(0|wipe/i.test(lineText)) return "wipes (lines that zero memory)";
+  if (path === "ts/validate.ts") return "argument checks (ts/validate.ts)";
+  const m = /^ts\/([^/]+)\//.exec(path);
+  return m ? `ts/${m[1]}/` : "ts/ (entry, api, errors)";
+}
+
+const mutants = [];
+for (const [path0, file] of Object.entries(report.files)) {
+  const path = relative(root, join(root, path0)).replaceAll("\\", "/");
+  const lines = file.source.split("\n");
+  for (const m of file.mutants) {
+    const { start, end } = m.location;
+    const lineText = lines[start.line - 1] ?? "";
+    let original;
+    if (start.line === end.line) original = lineText.slice(start.column - 1, end.column - 1);
+    else original = [lineText.slice(start.column - 1), ...lines.slice(start.line, end.line - 1), (lines[end.line - 1] ?? "").slice(0, end.column - 1)].join("\n");
+    const id = createHash("sha1").update([path, lineText.trim(), original, m.mutatorName, m.replacement ?? ""].join("\0")).digest("hex").slice(0, 10);
+    const short = (s) => { const t = s.replace(/\s+/g, " ").trim(); return t.length > 70 ? t.slice(0, 67) + "..." : t; };
+    mutants.push({
+      id, path, line: start.line, mutator: m.mutatorName, area: area(path, lineText),
+      status: STATUS[m.status] ?? "invalid", stryker: m.status,
+      describe: `${path}:${start.line} [${m.mutatorName}] \`${short(original)}\` -> \`${short(m.replacement ?? "")}\``,
+      detail: m.statusReason ? short(m.statusReason) : (m.killedBy?.length ? `killed by ${m.killedBy.length} test(s)` : ""),
+    });
+  }
+}
+mutants.sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line || a.id.localeCompare(b.id));
+
+const eq = loadEquivalent();
+for (const m of mutants) {
+  if (m.status === "survived" && eq.has(m.id)) [m.status, m.detail] = eq.get(m.id);
+  else if (m.status === "caught" && eq.has(m.id)) m.detail += "  (listed in equivalent_ts.txt: remove it there)";
+}
+const stale = [...eq.keys()].filter((id) => !mutants.some((m) => m.id === id));
+
+function scoreLine(name, ms) {
+  const counted = ms.filter((m) => ["caught", "survived", "accepted"].includes(m.status));
+  const caught = counted.filter((m) => m.status === "caught").length;
+  const n = (s) => ms.filter((m) => m.status === s).length;
+  const pct = counted.length ? (100 * caught) / counted.length : 100;
+  return `${name.padEnd(34)} ${String(caught).padStart(4)}/${String(counted.length).padEnd(4)} caught ${pct.toFixed(1).padStart(6)}%   (survivors with a reason: ${n("accepted")}; + ${n("equivalent")} equivalent, ${n("invalid")} invalid, ${n("static")} static not run)`;
+}
+
+let commit = "";
+try { commit = execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"]).toString().trim(); } catch { /* not a checkout */ }
+const o = ["# Mutation run over ts/ (Stryker, test/mutation/stryker.config.mjs)", "",
+  `date: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`, `commit: ${commit}`,
+  "tests per mutant: the vitest suites covering it, under Node 26 (Stryker's perTest coverage)",
+  `static mutants: ${process.env.STRYKER_STATIC === "1" ? "run" : "not run (STRYKER_STATIC=1 runs them)"}`, "",
+  "## Score", ""];
+for (const p of [...new Set(mutants.map((m) => m.path))]) o.push(scoreLine(p, mutants.filter((m) => m.path === p)));
+o.push("");
+for (const a of [...new Set(mutants.map((m) => m.area))].sort()) o.push(scoreLine(a, mutants.filter((m) => m.area === a)));
+o.push("", scoreLine("ts/ overall", mutants));
+const section = (title, list, withDetail) => {
+  o.push("", `## ${title}`, "");
+  if (!list.length) o.push("none");
+  for (const m of list) o.push(withDetail ? `${m.id} ${m.describe}\n    ${m.detail}` : `${m.id} ${m.describe}`);
+};
+section("Survivors without a reason (add a test, or a line to test/mutation/equivalent_ts.txt)", mutants.filter((m) => m.status === "survived"), false);
+section("Survivors kept with a reason ([accepted] in equivalent_ts.txt; counted as survived)", mutants.filter((m) => m.status === "accepted"), true);
+section("Equivalent ([equivalent] in equivalent_ts.txt; no input can show them)", mutants.filter((m) => m.status === "equivalent"), true);
+o.push("", "## Every mutant", "");
+for (const m of mutants) o.push(`${m.status.padEnd(10)} ${m.id} ${m.describe}  (${m.stryker}${m.detail ? ": " + m.detail : ""})`);
+writeFileSync(out, o.join("\n") + "\n");
+const text = o.join("\n");
+console.log(text.slice(text.indexOf("## Score"), text.indexOf("## Survivors kept")));
+console.log(`written to ${relative(process.cwd(), out)}`);
+if (stale.length) console.log(`equivalent_ts.txt lists ids no longer generated: ${stale.join(" ")}`);
+process.exit(mutants.some((m) => m.status === "survived") ? 1 : 0);
