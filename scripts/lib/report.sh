@@ -8,9 +8,9 @@ total_skipped=0
 skipped_list=
 status=0
 
-# record NAME PASSED FAILED
+# record NAME PASSED FAILED [SECONDS]
 record() {
-    printf '%-44s %6s passed, %s failed\n' "$1" "$2" "$3"
+    printf '%-44s %6s passed, %s failed%s\n' "$1" "$2" "$3" "${4:+  (${4} s)}"
     total_passed=$((total_passed + $2))
     total_failed=$((total_failed + $3))
     if [ "$3" -ne 0 ] || [ "$2" -eq 0 ]; then status=1; fi
@@ -20,7 +20,8 @@ record() {
 step() {
     local name=$1; shift
     echo "== $name"
-    if "$@"; then record "$name" 1 0; else record "$name" 0 1; fi
+    local t0=$SECONDS
+    if "$@"; then record "$name" 1 0 $((SECONDS - t0)); else record "$name" 0 1 $((SECONDS - t0)); fi
 }
 
 # suite NAME COMMAND...: a runner that ends with "N passed, N failed"; its
@@ -29,6 +30,7 @@ suite() {
     local name=$1; shift
     local log="$results/${name//[^A-Za-z0-9]/_}.log"
     echo "== $name"
+    local t0=$SECONDS
     "$@" 2>&1 | tee "$log"
     local rc=${PIPESTATUS[0]}
     local line
@@ -37,7 +39,7 @@ suite() {
     local p=${line%% passed*} f
     f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
-    record "$name" "$p" "$f"
+    record "$name" "$p" "$f" $((SECONDS - t0))
 }
 
 # skip NAME: NAME could not run ($why). Under CI=true that is a failure.
@@ -58,5 +60,6 @@ report_total() {
     if [ "$total_skipped" -ne 0 ]; then
         printf 'SKIPPED (tools missing on this machine; CI runs them):\n%s' "$skipped_list"
     fi
+    echo "wall time: $((SECONDS / 60)) min $((SECONDS % 60)) s"
     echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
 }
