@@ -21,6 +21,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 
 import { AuthKey } from "../../ts/mod.ts";
 import { createAesCtr, createAesIge, nativeCrypto } from "../../ts/clients/mtcute.ts";
+import { expectSame } from "../helpers/bytes.ts";
 import { Prng } from "../helpers/prng.ts";
 
 // mtcute's AuthKey is exported by no entry point of @mtcute/core: imported by file (as test/helpers/clients.ts does).
@@ -63,16 +64,16 @@ describe("nativeCrypto(NodeCryptoProvider) in @mtcute/core", () => {
     expect(native).toBeInstanceOf(NodeCryptoProvider);
     expect(native.sha256).not.toBe(stock.provider.sha256);
     const data = new Prng("fwd").bytes(3000);
-    expect(native.sha1(data)).toEqual(new Uint8Array(stock.provider.sha1(data)));
-    expect(native.sha256(data)).toEqual(new Uint8Array(stock.provider.sha256(data)));
+    expectSame(native.sha1(data), new Uint8Array(stock.provider.sha1(data)));
+    expectSame(native.sha256(data), new Uint8Array(stock.provider.sha256(data)));
     const password = data.subarray(0, 10), salt = data.subarray(10, 30);
-    expect(await native.pbkdf2(password, salt, 100)).toEqual(await stock.provider.pbkdf2(password, salt, 100));
-    expect(await native.hmacSha256(data, salt)).toEqual(await stock.provider.hmacSha256(data, salt));
+    expectSame(await native.pbkdf2(password, salt, 100), await stock.provider.pbkdf2(password, salt, 100));
+    expectSame(await native.hmacSha256(data, salt), await stock.provider.hmacSha256(data, salt));
     const packed = native.gzip(data, 10000);
-    expect(packed).toEqual(stock.provider.gzip(data, 10000));
+    expectSame(packed, stock.provider.gzip(data, 10000));
     expect(native.gzip(data, 10)).toBe(null);
     inner.seed("r"), stock.seed("r");
-    expect(native.randomBytes(40)).toEqual(stock.provider.randomBytes(40));
+    expectSame(native.randomBytes(40), stock.provider.randomBytes(40));
     expect(() => nativeCrypto({} as Any)).toThrow(/no createAesIge\(\).*@mtcute\/core 0\.30\.3/);
   });
 
@@ -80,7 +81,7 @@ describe("nativeCrypto(NodeCryptoProvider) in @mtcute/core", () => {
     const rng = new Prng("mtcute-encrypt");
     const key = rng.bytes(256);
     const [s, n] = [authKey(stock.provider, key), authKey(native, key)];
-    expect(n.id).toEqual(new Uint8Array(s.id));
+    expectSame(n.id, new Uint8Array(s.id));
     using server = new AuthKey(key);
     const sizes = [0, 4, 16, 64, 1024, 16384, 512 * 1024, ...Array.from({ length: 30 }, () => 4 * rng.int(0, 500))];
     for (const size of sizes) {
@@ -90,8 +91,8 @@ describe("nativeCrypto(NodeCryptoProvider) in @mtcute/core", () => {
       stock.seed(`pad-${size}`), inner.seed(`pad-${size}`);
       const expected = s.encryptMessage(message, salt, session);
       const packet = n.encryptMessage(message, salt, session);
-      expect(packet).toEqual(new Uint8Array(expected));
-      expect(server.decryptMessage(packet, { server: true }).subarray(16)).toEqual(message);
+      expectSame(packet, new Uint8Array(expected));
+      expectSame(server.decryptMessage(packet, { server: true }).subarray(16), message);
     }
   });
 
@@ -115,15 +116,15 @@ describe("nativeCrypto(NodeCryptoProvider) in @mtcute/core", () => {
       view.setInt32(8, session.low, true), view.setInt32(12, session.high, true), view.setUint32(28, size, true);
       const packet = server.encryptMessage(plaintext, { server: true });
       const [a, b] = keys.map((k) => open(k, packet, session));
-      expect(b).toEqual(a);
-      expect(b.warnings).toEqual([]);
-      expect((b.result as Any).rest.subarray(0, size)).toEqual(plaintext.subarray(32));
+      expectSame(b, a);
+      expectSame(b.warnings, []);
+      expectSame((b.result as Any).rest.subarray(0, size), plaintext.subarray(32));
       // Tampered: one flipped bit, a truncation, a wrong session: both reject, with the same warning.
       const flipped = packet.slice();
       flipped[24 + rng.int(0, flipped.length - 25)]! ^= 1 << rng.int(0, 7);
       for (const [bad, s] of [[flipped, session], [packet.subarray(0, packet.length - 16), session], [packet, long(rng)]] as const) {
         const [x, y] = keys.map((k) => open(k, bad, s));
-        expect(y).toEqual(x);
+        expectSame(y, x);
         expect(y.result).toBe(null);
         expect(y.warnings.length).toBe(1);
       }
@@ -138,9 +139,9 @@ describe("nativeCrypto(NodeCryptoProvider) in @mtcute/core", () => {
       const s = createAesIgeForMessage(stock.provider, key, msgKey, client);
       const n = createAesIgeForMessage(native, key, msgKey, client);
       const encrypted = n.encrypt(data);
-      expect(encrypted).toEqual(s.encrypt(data));
-      expect(n.decrypt(encrypted)).toEqual(data);
-      expect(n.decrypt(data)).toEqual(s.decrypt(data));
+      expectSame(encrypted, s.encrypt(data));
+      expectSame(n.decrypt(encrypted), data);
+      expectSame(n.decrypt(data), s.decrypt(data));
     }
   });
 
@@ -163,7 +164,7 @@ describe("nativeCrypto(NodeCryptoProvider) in @mtcute/core", () => {
         results.push(out);
       }
       expect(results[1]!.length).toBe(results[0]!.length);
-      results[1]!.forEach((chunk, i) => expect(chunk).toEqual(new Uint8Array(results[0]![i]!)));
+      results[1]!.forEach((chunk, i) => expectSame(chunk, new Uint8Array(results[0]![i]!)));
     });
   }
 
@@ -192,8 +193,8 @@ describe("nativeCrypto(NodeCryptoProvider) in @mtcute/core", () => {
       const bytes = toBytes(pq);
       const [p, q] = await native.factorizePQ(bytes);
       const [sp, sq] = factorizePQSync(stock.provider, bytes);
-      expect(p).toEqual(new Uint8Array(sp));
-      expect(q).toEqual(new Uint8Array(sq));
+      expectSame(p, new Uint8Array(sp));
+      expectSame(q, new Uint8Array(sq));
     }
   });
 });
@@ -207,10 +208,10 @@ describe("createAesIge / createAesCtr (the AES hooks alone)", () => {
       const framed = rng.bytes(24 + 16 * rng.int(1, 40)); // auth-key id + msg key, then the body
       const body = framed.subarray(24);
       const encrypted = scheme.encrypt(body);
-      expect(encrypted).toEqual(wasm.ige256Encrypt(body, key, iv));
-      expect(scheme.encrypt(body)).toEqual(encrypted); // no state carried between calls
-      expect(scheme.decrypt(encrypted)).toEqual(body.slice());
-      expect(wasm.ige256Decrypt(encrypted, key, iv)).toEqual(body.slice());
+      expectSame(encrypted, wasm.ige256Encrypt(body, key, iv));
+      expectSame(scheme.encrypt(body), encrypted); // no state carried between calls
+      expectSame(scheme.decrypt(encrypted), body.slice());
+      expectSame(wasm.ige256Decrypt(encrypted, key, iv), body.slice());
     }
   });
 
@@ -219,7 +220,7 @@ describe("createAesIge / createAesCtr (the AES hooks alone)", () => {
     const scheme = createAesIge(key, iv);
     const expected = wasm.ige256Encrypt(new Uint8Array(32), key.slice(), iv.slice());
     key.fill(9), iv.fill(9);
-    expect(scheme.encrypt(new Uint8Array(32))).toEqual(expected);
+    expectSame(scheme.encrypt(new Uint8Array(32)), expected);
   });
 
   test("createAesCtr streams like @mtcute/wasm's ctr256 over random chunks", () => {
@@ -230,7 +231,7 @@ describe("createAesIge / createAesCtr (the AES hooks alone)", () => {
       const theirs = wasm.createCtr256(key, iv);
       for (let chunk = 0; chunk < 20; chunk++) {
         const data = rng.bytes(rng.int(1, 600));
-        expect(ours.process(data)).toEqual(wasm.ctr256(theirs, data));
+        expectSame(ours.process(data), wasm.ctr256(theirs, data));
       }
       ours.close();
       wasm.freeCtr256(theirs);

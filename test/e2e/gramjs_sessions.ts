@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { installGramJS, isGramJSInstalled, uninstallGramJS } from "../../ts/clients/gramjs.ts";
 import { API_ID, connectGramJS, gramDownload, type GramSession, type GramTransport, gramUpload } from "./clients/gramjs.ts";
 import { type LoopbackServer, startServer } from "./server/server.ts";
+import { expectSame } from "../helpers/bytes.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -50,7 +51,7 @@ export function gramjsSessions(mode: "stock" | "drop-in"): void {
 
       test("connects, creates an auth key (RSA_PAD), invokeWithLayer(initConnection(help.getConfig))", async () => {
         const { stats } = server;
-        expect(stats.transportErrors).toEqual([]);
+        expectSame(stats.transportErrors, []);
         expect(stats.transports[0]).toBe(TRANSPORT_NAME[transport]);
         const made = stats.handshakes.at(-1)!;
         expect(made.scheme).toBe("rsa_pad");
@@ -68,13 +69,13 @@ export function gramjsSessions(mode: "stock" | "drop-in"): void {
         expect(config.thisDc).toBe(server.dcId);
         expect(config.dcOptions.map((dc: Any) => [dc.id, dc.ipAddress, dc.port])).toContainEqual([server.dcId, server.host, server.port]);
         expect(stats.gzipSent).toBeGreaterThan(0); // the Config went gzip_packed
-        expect(stats.unknown).toEqual([]);
+        expectSame(stats.unknown, []);
       });
 
       test("both sides derive the same auth key", () => {
         const key = session.authKey();
         expect(key.length).toBe(256);
-        expect(server.authKey(keyId(key))).toEqual(key);
+        expectSame(server.authKey(keyId(key)), key);
       });
 
       test("bad_server_salt: the first request is refused and GramJS resends it with the new salt", () => {
@@ -106,7 +107,7 @@ export function gramjsSessions(mode: "stock" | "drop-in"): void {
       test(`uploads a random 3 MiB file and downloads it back byte-identical (512 KiB upload.getFile parts)`, async () => {
         const data = new Uint8Array(randomBytes(FILE_SIZE));
         const { fileId } = await gramUpload(session, data);
-        expect(server.upload(fileId)).toEqual({ big: false, parts: 24, totalParts: undefined, size: FILE_SIZE }); // 128 KiB saveFilePart
+        expectSame(server.upload(fileId), { big: false, parts: 24, totalParts: undefined, size: FILE_SIZE }); // 128 KiB saveFilePart
         expect(digest(server.file(fileId))).toBe(digest(data));
         const back = await gramDownload(session, fileId, data.length);
         expect(back.length).toBe(data.length);
@@ -124,7 +125,7 @@ export function gramjsSessions(mode: "stock" | "drop-in"): void {
         server.tamperNextClientPacket();
         const config = await session.client.invoke(new session.Api.help.GetConfig());
         expect(config.thisDc).toBe(server.dcId);
-        expect(stats.rejectedClientPackets.slice(rejected)).toEqual([{ error: "MtprotoSecurityError", message: "MTProto message rejected", tampered: true }]);
+        expectSame(stats.rejectedClientPackets.slice(rejected), [{ error: "MtprotoSecurityError", message: "MTProto message rejected", tampered: true }]);
         expect(stats.connections).toBeGreaterThan(connections);
       });
 
@@ -141,10 +142,10 @@ export function gramjsSessions(mode: "stock" | "drop-in"): void {
 
       test("the whole session: no transport error, no unknown constructor, no RPC error but the ones asked for", () => {
         const { stats } = server;
-        expect(stats.transportErrors).toEqual([]);
-        expect(stats.unknown).toEqual([]);
+        expectSame(stats.transportErrors, []);
+        expectSame(stats.unknown, []);
         expect(stats.unknownAuthKeys).toBe(0);
-        expect(stats.badMsgNotifications).toEqual([]);
+        expectSame(stats.badMsgNotifications, []);
         // GramJS asks for itself (users.getUsers) after each reconnect; nobody is logged in
         expect(stats.calls.filter((c) => c.error !== undefined && !(c.method === "users.getUsers" && c.error === "AUTH_KEY_UNREGISTERED")))
           .toEqual([]);

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { nativeCrypto } from "../../ts/clients/mtcute.ts";
 import { API_ID, connectMtcute, mtcuteDownload, type MtcuteSession, type MtcuteTransport, mtcuteUpload } from "./clients/mtcute.ts";
 import { type LoopbackServer, startServer } from "./server/server.ts";
+import { expectSame } from "../helpers/bytes.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -68,9 +69,9 @@ export function mtcuteSessions(mode: "stock" | "drop-in"): void {
       test("connects, creates an auth key (RSA_PAD, p_q_inner_data_dc), invokeWithLayer(initConnection(help.getConfig))", async () => {
         const config = await session.client.call({ _: "help.getConfig" });
         const { stats } = server;
-        expect(stats.transportErrors).toEqual([]);
+        expectSame(stats.transportErrors, []);
         expect(stats.transports[0]).toBe(TRANSPORT_NAME[transport]);
-        expect(completedKey(stats)).toEqual(["rsa_pad", "p_q_inner_data_dc", server.dcId]);
+        expectSame(completedKey(stats), ["rsa_pad", "p_q_inner_data_dc", server.dcId]);
         const first = stats.calls[0]!;
         expect(first.method).toBe("help.getConfig");
         expect(first.layer).toBe(session.layer);
@@ -79,13 +80,13 @@ export function mtcuteSessions(mode: "stock" | "drop-in"): void {
         expect(config.thisDc).toBe(server.dcId);
         expect(config.dcOptions.map((dc: Any) => [dc.id, dc.ipAddress, dc.port])).toContainEqual([server.dcId, server.host, server.port]);
         expect(stats.gzipSent).toBeGreaterThan(0); // the Config went gzip_packed (mtcute's gunzip: the provider's own)
-        expect(stats.unknown).toEqual([]);
+        expectSame(stats.unknown, []);
       });
 
       test("both sides derive the same auth key", () => {
         const key = session.authKey()!;
         expect(key.length).toBe(256);
-        expect(server.authKey(keyId(key))).toEqual(key);
+        expectSame(server.authKey(keyId(key)), key);
       });
 
       test("bad_server_salt retried, new_session_created, future_salts and mtcute's pings answered", () => {
@@ -102,7 +103,7 @@ export function mtcuteSessions(mode: "stock" | "drop-in"): void {
       test("uploads a random 3 MiB file (saveFilePart) and downloads it back byte-identical in 512 KiB parts", async () => {
         const data = new Uint8Array(randomBytes(FILE_SIZE));
         const { fileId } = await mtcuteUpload(session, data);
-        expect(server.upload(fileId)).toEqual({ big: false, parts: FILE_SIZE / PART, totalParts: undefined, size: FILE_SIZE });
+        expectSame(server.upload(fileId), { big: false, parts: FILE_SIZE / PART, totalParts: undefined, size: FILE_SIZE });
         expect(digest(server.file(fileId))).toBe(digest(data));
         const back = await mtcuteDownload(session, fileId, data.length);
         expect(back.length).toBe(data.length);
@@ -127,9 +128,9 @@ export function mtcuteSessions(mode: "stock" | "drop-in"): void {
         const uploaded = await session.client.uploadFile({ file: stream, fileName: "stream.bin", partSize: 512 });
         const fileId = BigInt(uploaded.inputFile.id.toString());
         expect(uploaded.inputFile._).toBe("inputFileBig");
-        expect(server.upload(fileId)).toEqual({ big: true, parts: FILE_SIZE / PART, totalParts: FILE_SIZE / PART, size: data.length });
+        expectSame(server.upload(fileId), { big: true, parts: FILE_SIZE / PART, totalParts: FILE_SIZE / PART, size: data.length });
         const parts = server.stats.calls.filter((c) => c.method === "upload.saveBigFilePart").map((c) => c.detail!.totalParts);
-        expect(parts).toEqual([-1, -1, -1, -1, -1, FILE_SIZE / PART]);
+        expectSame(parts, [-1, -1, -1, -1, -1, FILE_SIZE / PART]);
         expect(digest(server.file(fileId))).toBe(digest(data));
       });
 
@@ -139,7 +140,7 @@ export function mtcuteSessions(mode: "stock" | "drop-in"): void {
         server.tamperNextClientPacket();
         const config = await session.client.call({ _: "help.getConfig" });
         expect(config.thisDc).toBe(server.dcId);
-        expect(stats.rejectedClientPackets.slice(rejected)).toEqual([{ error: "MtprotoSecurityError", message: "MTProto message rejected", tampered: true }]);
+        expectSame(stats.rejectedClientPackets.slice(rejected), [{ error: "MtprotoSecurityError", message: "MTProto message rejected", tampered: true }]);
         expect(stats.connections).toBeGreaterThan(connections);
       });
 
@@ -156,11 +157,11 @@ export function mtcuteSessions(mode: "stock" | "drop-in"): void {
 
       test("the whole session: no transport error, no unknown constructor, no RPC error", () => {
         const { stats } = server;
-        expect(stats.transportErrors).toEqual([]);
-        expect(stats.unknown).toEqual([]);
+        expectSame(stats.transportErrors, []);
+        expectSame(stats.unknown, []);
         expect(stats.unknownAuthKeys).toBe(0);
-        expect(stats.badMsgNotifications).toEqual([]);
-        expect(stats.calls.filter((c) => c.error !== undefined)).toEqual([]);
+        expectSame(stats.badMsgNotifications, []);
+        expectSame(stats.calls.filter((c) => c.error !== undefined), []);
       });
     });
   }
@@ -180,9 +181,9 @@ export function mtcuteSessions(mode: "stock" | "drop-in"): void {
     test("sha1 + data + padding under RSA, then help.getConfig; the same key on both sides", async () => {
       const config = await session.client.call({ _: "help.getConfig" });
       expect(config.thisDc).toBe(server.dcId);
-      expect(completedKey(server.stats)).toEqual(["legacy", "p_q_inner_data_dc", server.dcId]);
+      expectSame(completedKey(server.stats), ["legacy", "p_q_inner_data_dc", server.dcId]);
       const key = session.authKey()!;
-      expect(server.authKey(keyId(key))).toEqual(key);
+      expectSame(server.authKey(keyId(key)), key);
     });
   });
 }

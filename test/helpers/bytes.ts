@@ -51,3 +51,25 @@ export function atOffset(b: Uint8Array, offset: number, tail = 7): Uint8Array {
   big.set(b, offset);
   return big.subarray(offset, offset + b.length);
 }
+
+/** `value` with every typed array (at any depth) replaced by `{ <its class>: <hex> }`. */
+function hexed(value: unknown): unknown {
+  if (ArrayBuffer.isView(value)) {
+    const bytes = new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+    return { [value.constructor.name]: Buffer.from(bytes).toString("hex") };
+  }
+  if (Array.isArray(value)) return value.map(hexed);
+  if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, hexed(v)]));
+  }
+  return value;
+}
+
+/**
+ * `expect(actual).toEqual(expected)` for values holding large byte arrays: vitest compares typed arrays
+ * element by element through its generic equality (seconds per MiB); here they are compared as hex, with
+ * their class (a Buffer is not a Uint8Array, as for toEqual).
+ */
+export function expectSame(actual: unknown, expected: unknown, what = ""): void {
+  expect(hexed(actual), what).toEqual(hexed(expected));
+}
