@@ -17,20 +17,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vite
 
 import { installGramJS, isGramJSInstalled, TESTED_GRAMJS_VERSION, uninstallGramJS } from "../../ts/clients/gramjs.ts";
 import { AuthKey } from "../../ts/mod.ts";
+import { gramjsModules } from "../helpers/clients.ts";
 import { Prng } from "../helpers/prng.ts";
 import { expectSame } from "../helpers/bytes.ts";
 
 const require = createRequire(import.meta.url);
 // deno-lint-ignore no-explicit-any
 type Any = any;
-const telegram: Any = require("telegram");
-const Helpers: Any = require("telegram/Helpers");
-const IGEModule: Any = require("telegram/crypto/IGE");
-const CTRModule: Any = require("telegram/crypto/CTR");
-const cryptoJs: Any = require("telegram/crypto/crypto");
-const { Factorizator }: Any = require("telegram/crypto/Factorizator");
-const { MTProtoState }: Any = require("telegram/network/MTProtoState");
-const { AuthKey: GramAuthKey }: Any = require("telegram/crypto/AuthKey");
+const { telegram, Helpers, IGEModule, CTRModule, cryptoJs, Factorizator, MTProtoState, GramAuthKey } = gramjsModules();
 const { ConnectionTCPObfuscated }: Any = require("telegram/network/connection/TCPObfuscated");
 const { ConnectionTCPMTProxyAbridged }: Any = require("telegram/network/connection/TCPMTProxy");
 const errors: Any = require("telegram/errors");

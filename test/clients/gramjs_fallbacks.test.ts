@@ -20,19 +20,13 @@ import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 import { installGramJS, uninstallGramJS } from "../../ts/clients/gramjs.ts";
+import { gramjsModules } from "../helpers/clients.ts";
 import { Prng } from "../helpers/prng.ts";
 
 const require = createRequire(import.meta.url);
 // deno-lint-ignore no-explicit-any
 type Any = any;
-const telegram: Any = require("telegram");
-const Helpers: Any = require("telegram/Helpers");
-const IGEModule: Any = require("telegram/crypto/IGE");
-const CTRModule: Any = require("telegram/crypto/CTR");
-const cryptoJs: Any = require("telegram/crypto/crypto");
-const { Factorizator }: Any = require("telegram/crypto/Factorizator");
-const { MTProtoState }: Any = require("telegram/network/MTProtoState");
-const { AuthKey: GramAuthKey }: Any = require("telegram/crypto/AuthKey");
+const { telegram, Helpers, IGEModule, CTRModule, cryptoJs, Factorizator, MTProtoState, GramAuthKey } = gramjsModules();
 const bigInt: Any = require("big-integer");
 const { Logger } = telegram.extensions;
 

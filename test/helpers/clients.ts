@@ -115,6 +115,24 @@ export interface Gram {
   restore(): void;
 }
 
+/**
+ * The GramJS 2.26.22 modules the client tests call and installGramJS patches (CommonJS exports objects: the
+ * patched functions are read from them at call time).
+ */
+// deno-lint-ignore no-explicit-any
+export function gramjsModules(): Record<string, any> {
+  return {
+    telegram: require("telegram"),
+    Helpers: require("telegram/Helpers"),
+    IGEModule: require("telegram/crypto/IGE"),
+    CTRModule: require("telegram/crypto/CTR"),
+    cryptoJs: require("telegram/crypto/crypto"),
+    Factorizator: require("telegram/crypto/Factorizator").Factorizator,
+    MTProtoState: require("telegram/network/MTProtoState").MTProtoState,
+    GramAuthKey: require("telegram/crypto/AuthKey").AuthKey,
+  };
+}
+
 let gramInstance: Gram | undefined;
 
 export function loadGram(): Gram {

@@ -1,6 +1,6 @@
 /**
  * factorizePQ (ts/mtproto/factorize.ts): products whose factors the test knows,
- * checked with an independent bigint Miller-Rabin written here; the known
+ * checked with an independent bigint Miller-Rabin (test/helpers/primes.ts); the known
  * products of test/vectors/pq.txt when present; the byte form against
  * mtcute 0.30.3's factorizePQSync and GramJS 2.26.22's Factorizator
  * (+ Helpers.getByteArray, what its Authenticator sends); and the errors.
@@ -12,39 +12,10 @@ import { describe, expect, test } from "vitest";
 import { ErrorCode, factorizePQ, TgCryptoError } from "../../ts/mod.ts";
 import { expectBytes, expectError, expectSame } from "../helpers/bytes.ts";
 import { loadGram } from "../helpers/clients.ts";
+import { isPrime } from "../helpers/primes.ts";
 import { Prng } from "../helpers/prng.ts";
 
 const MAX = (1n << 64n) - 1n;
-
-function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
-  let result = 1n;
-  base %= modulus;
-  while (exponent > 0n) {
-    if (exponent & 1n) result = (result * base) % modulus;
-    base = (base * base) % modulus;
-    exponent >>= 1n;
-  }
-  return result;
-}
-
-/** Deterministic Miller-Rabin for n < 3.3 * 10^24 (bases: the first 12 primes). */
-function isPrime(n: bigint): boolean {
-  if (n < 2n) return false;
-  const bases = [2n, 3n, 5n, 7n, 11n, 13n, 17n, 19n, 23n, 29n, 31n, 37n];
-  for (const p of bases) if (n % p === 0n) return n === p;
-  let d = n - 1n, s = 0;
-  while ((d & 1n) === 0n) (d >>= 1n), s++;
-  outer: for (const a of bases) {
-    let x = modPow(a, d, n);
-    if (x === 1n || x === n - 1n) continue;
-    for (let i = 1; i < s; i++) {
-      x = (x * x) % n;
-      if (x === n - 1n) continue outer;
-    }
-    return false;
-  }
-  return true;
-}
 
 function randomPrime(rng: Prng, bits: number): bigint {
   const top = 1n << BigInt(bits - 1);

@@ -1,9 +1,10 @@
 /**
  * Big-number helpers of the loopback server: big-endian bytes <-> bigint,
- * modular exponentiation, a Miller–Rabin test and the random primes that
- * make the handshake's pq. Plain bigint arithmetic (no library).
+ * modular exponentiation and primality (test/helpers/primes.ts) and the random
+ * primes that make the handshake's pq. Plain bigint arithmetic (no library).
  */
 import { randomBytes } from "node:crypto";
+import { isPrime, modPow } from "../../helpers/primes.ts";
 
 /** Big-endian bytes (any length, leading zeros allowed) as a non-negative bigint. */
 export function bigFromBytes(bytes: Uint8Array): bigint {
@@ -26,44 +27,11 @@ export function bigToBytes(value: bigint, length?: number): Uint8Array {
   return out;
 }
 
-/** base^exponent mod modulus (square and multiply). */
-export function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
-  let result = 1n;
-  base %= modulus;
-  while (exponent > 0n) {
-    if (exponent & 1n) result = (result * base) % modulus;
-    base = (base * base) % modulus;
-    exponent >>= 1n;
-  }
-  return result;
-}
+export { modPow };
 
 /** A uniformly random bigint of `bytes` random bytes. */
 export function randomBig(bytes: number): bigint {
   return bigFromBytes(randomBytes(bytes));
-}
-
-/** Miller–Rabin with these bases is exact below 3.3 * 10^24, far above the 31-bit primes used here. */
-const BASES = [2n, 3n, 5n, 7n, 11n, 13n, 17n, 19n, 23n, 29n, 31n, 37n, 41n];
-
-export function isProbablePrime(n: bigint): boolean {
-  if (n < 2n) return false;
-  for (const p of BASES) {
-    if (n === p) return true;
-    if (n % p === 0n) return false;
-  }
-  let d = n - 1n, s = 0;
-  while ((d & 1n) === 0n) d >>= 1n, s++;
-  outer: for (const a of BASES) {
-    let x = modPow(a, d, n);
-    if (x === 1n || x === n - 1n) continue;
-    for (let i = 1; i < s; i++) {
-      x = (x * x) % n;
-      if (x === n - 1n) continue outer;
-    }
-    return false;
-  }
-  return true;
 }
 
 /** A random prime in [2^(bits-1), 2^bits). */
@@ -71,7 +39,7 @@ export function randomPrime(bits: number): bigint {
   const top = 1n << BigInt(bits - 1);
   for (;;) {
     const candidate = (randomBig(Math.ceil(bits / 8)) % top) | top | 1n;
-    if (isProbablePrime(candidate)) return candidate;
+    if (isPrime(candidate)) return candidate;
   }
 }
 
