@@ -102,3 +102,19 @@ describe("Uint8Arrays from another realm", () => {
     expect(() => factorizePQ(foreign(new Uint8Array(8), "Uint16Array"))).toThrow(TypeError);
   });
 });
+
+describe("the length limits themselves", () => {
+  // Stand-ins with only a length (the checks read nothing else): no 4 GiB array is needed.
+  const ofLength = (length: number) => ({ length }) as Uint8Array;
+  test("CTR data of exactly 2^32 - 1 bytes passes; 2^32 is too large", async () => {
+    const { checkStreamData, MAX_DATA_LENGTH } = await import("../ts/validate.ts");
+    expect(MAX_DATA_LENGTH).toBe(0xffffffff);
+    expect(checkStreamData(ofLength(0xffffffff))).toBe(0xffffffff);
+    expect(() => checkStreamData(ofLength(2 ** 32))).toThrow(RangeError);
+  });
+  test("IGE/CBC data: the largest multiple of 16 below 2^32 passes, 2^32 is too large", async () => {
+    const { checkBlockData } = await import("../ts/validate.ts");
+    expect(checkBlockData(ofLength(0xfffffff0))).toBe(0xfffffff0);
+    expect(() => checkBlockData(ofLength(2 ** 32))).toThrow(RangeError);
+  });
+});

@@ -333,3 +333,36 @@ describe("locating the addon (ts/runtime/locate.ts)", () => {
     });
   });
 });
+
+describe("the Node binding's output scratch (ts/runtime/node.ts, loaded here in every runtime)", () => {
+  test("outputs up to 64 bytes are views of one scratch; longer ones are arrays of their own", async () => {
+    const { loadNative } = await import("../../ts/runtime/node.ts");
+    const native = loadNative();
+    const small = [0, 1, 16, 64].map((n) => native.allocateOutput(n));
+    for (const [i, n] of [0, 1, 16, 64].entries()) expect(small[i]!.length).toBe(n);
+    expect(new Set(small.map((view) => view.buffer)).size, "one scratch").toBe(1);
+    expect(small[3]!.buffer.byteLength).toBe(64);
+    for (const n of [65, 4095, 4096, 70000]) {
+      const out = native.allocateOutput(n);
+      expect([out.length, out.buffer.byteLength, out.buffer === small[0]!.buffer]).toEqual([n, n, false]);
+      expect(native.finishOutput(out), "a longer output is returned as it is").toBe(out);
+    }
+  });
+
+  test("finishOutput copies a scratch view out and wipes the scratch; outputScratchIsClear sees any byte left", async () => {
+    const { loadNative } = await import("../../ts/runtime/node.ts");
+    const native = loadNative();
+    expect(outputScratchIsClear()).toBe(true);
+    const view = native.allocateOutput(64);
+    view[63] = 7; // the last byte: a wipe one word short would leave it
+    expect(outputScratchIsClear(), "a dirty scratch is seen").toBe(false);
+    const copy = native.finishOutput(view);
+    expect(copy).not.toBe(view);
+    expect([copy.length, copy.buffer.byteLength, copy[63]]).toEqual([64, 64, 7]);
+    expect(outputScratchIsClear(), "wiped").toBe(true);
+    native.allocateOutput(5)[0] = 1;
+    expect(outputScratchIsClear(), "the first byte too").toBe(false);
+    expect(Array.from(native.finishOutput(native.allocateOutput(5)))).toEqual([1, 0, 0, 0, 0]);
+    expect(outputScratchIsClear()).toBe(true);
+  });
+});
