@@ -175,3 +175,48 @@ describe("contexts", () => {
     }
   });
 });
+
+describe("contexts: messages and `using`", () => {
+  const key = new Uint8Array(32).fill(1);
+  test("use after dispose names the class; `using` disposes at the end of the block", () => {
+    const made = [
+      () => new CtrContext(key, new Uint8Array(16)),
+      () => new IgeContext(key, new Uint8Array(32)),
+      () => new CbcContext(key, new Uint8Array(16)),
+    ];
+    for (const [i, name] of ["CtrContext", "IgeContext", "CbcContext"].entries()) {
+      let escaped: { update(d: Uint8Array): Uint8Array; updateInto(o: Uint8Array, d: Uint8Array): Uint8Array };
+      {
+        using context = made[i]!();
+        escaped = context;
+        expect(context.update(new Uint8Array(16)).length).toBe(16);
+      }
+      expectError(() => escaped.update(new Uint8Array(16)), Error, `${name} has been disposed`);
+      expectError(() => escaped.updateInto(new Uint8Array(16), new Uint8Array(16)), Error, `${name} has been disposed`);
+    }
+    const ctr = new CtrContext(key, new Uint8Array(16));
+    ctr.dispose();
+    expectError(() => ctr.position(), Error, "CtrContext has been disposed");
+  });
+
+  test("type errors: state, data; an IgeContext encrypts unless told to decrypt", () => {
+    expectError(() => new CtrContext(key, new Uint8Array(16), "1" as never), TypeError, "state must be a number");
+    using ctr = new CtrContext(key, new Uint8Array(16));
+    expectError(() => ctr.update("x" as never), TypeError, "data must be a Uint8Array");
+    expectError(() => ctr.updateInto(new Uint8Array(1), "x" as never), TypeError, "data must be a Uint8Array");
+    const iv = new Uint8Array(32).fill(9), data = new Uint8Array(32).fill(5);
+    using enc = new IgeContext(key, iv), dflt = new IgeContext(key, iv, {}), dec = new IgeContext(key, iv, { decrypt: true });
+    const encrypted = enc.update(data);
+    expectBytes(encrypted, refIge(data, key, iv, false));
+    expectBytes(dflt.update(data), encrypted);
+    expectBytes(dec.update(encrypted), data);
+  });
+
+  test("updateInto with empty data writes nothing and returns an empty view, even into an empty out", () => {
+    using ctr = new CtrContext(key, new Uint8Array(16));
+    expect(ctr.updateInto(new Uint8Array(0), new Uint8Array(0)).length).toBe(0);
+    const out = new Uint8Array(4).fill(7);
+    expect(ctr.updateInto(out, new Uint8Array(0)).length).toBe(0);
+    expect(Array.from(out)).toEqual([7, 7, 7, 7]);
+  });
+});

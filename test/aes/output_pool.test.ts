@@ -42,3 +42,30 @@ describe("OutputPool", () => {
     expect(() => new OutputPool().take(1.5)).toThrow(RangeError);
   });
 });
+
+describe("OutputPool boundaries", () => {
+  test("the default slab is 64 KiB; half a slab is the largest pooled request; a full slab is used to its last byte", () => {
+    const pool = new OutputPool();
+    const a = pool.take(32 * 1024), b = pool.take(32 * 1024);
+    expect([a.buffer.byteLength, b.buffer, b.byteOffset]).toEqual([64 * 1024, a.buffer, 32 * 1024]);
+    const own = pool.take(32 * 1024 + 1);
+    expect([own.buffer.byteLength, own.byteOffset]).toEqual([32 * 1024 + 1, 0]);
+    const next = pool.take(8); // the slab is full to its last byte: a new one
+    expect(next.buffer).not.toBe(a.buffer);
+    const small = new OutputPool(16);
+    const [x, y] = [small.take(8), small.take(8)];
+    expect([x.buffer, y.byteOffset]).toEqual([y.buffer, 8]);
+    expect(small.take(0).length).toBe(0);
+  });
+
+  test("argument errors, with their messages", () => {
+    for (const bad of [15, 0, -1, 16.5, Number.NaN]) {
+      expect(() => new OutputPool(bad), String(bad)).toThrow(new RangeError("slabBytes must be an integer >= 16"));
+    }
+    expect(new OutputPool(16).take(8).length).toBe(8);
+    const pool = new OutputPool();
+    for (const bad of [-1, 1.5, Number.NaN, Infinity]) {
+      expect(() => pool.take(bad), String(bad)).toThrow(new RangeError("length must be a non-negative integer"));
+    }
+  });
+});

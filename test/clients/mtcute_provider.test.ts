@@ -299,4 +299,51 @@ describe("nativeCrypto(provider): the provider itself, with native members", () 
     expect(() => nativeCrypto(p)).toThrow(/cannot set sha256/);
     expect(Object.getOwnPropertyNames(p)).toEqual(["sha256"]); // createAesIge etc. were not set either
   });
+
+  test("not a provider: TypeError with the message; the exact refusal text for a frozen one", () => {
+    for (const bad of [null, undefined, "x", 5, () => null]) {
+      expect(() => nativeCrypto(bad as never), String(bad)).toThrow(
+        new TypeError("nativeCrypto(provider): provider must be an mtcute ICryptoProvider object"),
+      );
+    }
+    expect(() => nativeCrypto(Object.freeze(new NodeCryptoProvider()))).toThrow(new TypeError(
+      "nativeCrypto(provider): cannot set createAesIge on this provider (it is frozen, sealed or not extensible, " +
+        "or createAesIge is not configurable); pass a provider of its own, or use createAesIge/createAesCtr " +
+        "from tgcrypto-ffi/mtcute in a provider class",
+    ));
+  });
+
+  test("a provider with some members already native gets the rest set too", () => {
+    const done: Any = nativeCrypto(new NodeCryptoProvider());
+    const half: Any = new NodeCryptoProvider();
+    half.sha1 = done.sha1; // one member native, the others stock
+    const stockIge = half.createAesIge;
+    nativeCrypto(half);
+    expect(half.createAesIge).not.toBe(stockIge);
+    expect(hex(half.sha256(data))).toBe(hex(new NodeCryptoProvider().sha256(data)));
+  });
+
+  test("the AES hooks take the native path only for Uint8Array key and iv of the right sizes", () => {
+    const calls: string[] = [];
+    const p: Any = new NodeCryptoProvider();
+    const ownIge = p.createAesIge.bind(p), ownCtr = p.createAesCtr.bind(p);
+    p.createAesIge = (key: Any, iv: Any) => (calls.push("ige"), ownIge(key, iv));
+    p.createAesCtr = (key: Any, iv: Any, encrypt: boolean) => (calls.push("ctr"), ownCtr(key, iv, encrypt));
+    const c: Any = nativeCrypto(p);
+    const key = new Uint8Array(32).fill(1);
+    c.createAesIge(key, new Uint8Array(32));
+    c.createAesCtr(key, new Uint8Array(16), true);
+    expect(calls, "native: the provider's own are not called").toEqual([]);
+    for (const [k, iv] of [[key, new Uint8Array(31)], [Buffer.from(key).toString("hex"), new Uint8Array(32)], [key, "iv"]] as const) {
+      try {
+        c.createAesIge(k, iv);
+      } catch { /* the provider's own may refuse it; which path ran is what counts */ }
+    }
+    for (const [k, iv] of [[key, new Uint8Array(15)], ["key", new Uint8Array(16)], [key, "iv"]] as const) {
+      try {
+        c.createAesCtr(k, iv, true);
+      } catch { /* as above */ }
+    }
+    expect(calls).toEqual(["ige", "ige", "ige", "ctr", "ctr", "ctr"]);
+  });
 });

@@ -189,3 +189,14 @@ describe("factorizePQ", () => {
     }
   });
 });
+
+describe("factorizePQ argument types", () => {
+  test("neither a bigint nor an array view; another view type; messages", () => {
+    for (const bad of ["x", 5, null, undefined, {}, [1, 2]]) {
+      expectError(() => factorizePQ(bad as never), TypeError, "pq must be a bigint or a Uint8Array", String(bad));
+    }
+    expectError(() => factorizePQ(new Uint16Array(4) as never), TypeError, "pq must be a Uint8Array");
+    expectError(() => factorizePQ(new DataView(new ArrayBuffer(8)) as never), TypeError, "pq must be a Uint8Array");
+  });
+});
+
