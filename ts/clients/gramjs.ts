@@ -45,6 +45,7 @@
  */
 
 import { Buffer } from "node:buffer";
+import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import process from "node:process";
@@ -132,6 +133,14 @@ const installations = new Map<string, Installation>();
 /* ------------------------------------------------------------------------ */
 /* Finding the application's telegram                                       */
 
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // missing, or not readable here (Deno without --allow-read): taken as a file
+  }
+}
+
 function requireFunction(options: GramJSOptions): { require: (id: string) => unknown; from: string } {
   if (options.require !== undefined) {
     if (typeof options.require !== "function") throw new TypeError("options.require must be a function");
@@ -140,10 +149,13 @@ function requireFunction(options: GramJSOptions): { require: (id: string) => unk
   let from: string;
   const given = options.resolveFrom;
   if (given === undefined) from = join(process.cwd(), "noop.js");
-  else if (given instanceof URL || given.startsWith("file:")) from = fileURLToPath(given);
-  else if (typeof given === "string") from = given.endsWith("/") || given.endsWith("\\") ? join(given, "noop.js") : given;
-  else throw new TypeError("options.resolveFrom must be a path or a file: URL");
-  // A path that is a directory resolves from inside it; createRequire takes a file.
+  else if (typeof given !== "string" && !(given instanceof URL)) {
+    throw new TypeError("options.resolveFrom must be a path or a file: URL");
+  } else {
+    const path = given instanceof URL || given.startsWith("file:") ? fileURLToPath(given) : given;
+    // createRequire takes a file: a directory (with or without a trailing separator) resolves from inside it.
+    from = /[/\\]$/.test(path) || isDirectory(path) ? join(path, "noop.js") : path;
+  }
   return { require: createRequire(from), from };
 }
 
