@@ -30,6 +30,7 @@ const require = createRequire(import.meta.url);
 // deno-lint-ignore no-explicit-any
 type Any = any;
 const { Helpers } = gramjsModules();
+const bigInt: Any = require("big-integer");
 const errors: Any = require("telegram/errors");
 
 afterEach(() => {
@@ -309,5 +310,95 @@ describe("installGramJS: MTProtoState over every data length (0..320 bytes)", ()
     expect(results[0]).toMatch(/^TypeNotFoundError: Could not find a matching Constructor ID/);
     expect(results[1]).toBe(results[0]);
     expectSame(alerts, [1, 1]);
+  });
+});
+
+describe("installGramJS: the state GramJS keeps", () => {
+  /** Runs `run` on stock GramJS and patched, each on a state of its own made by `make`; returns both results. */
+  async function onBoth<T>(make: () => Promise<Any>, run: (state: Any) => Promise<T>): Promise<[T, T]> {
+    uninstallGramJS();
+    const stock = await run(await make());
+    installGramJS();
+    const native = await run(await make());
+    uninstallGramJS();
+    return [stock, native];
+  }
+  const outcome = async (promise: Promise<unknown>) => {
+    try {
+      await promise;
+      return "accepted";
+    } catch (error) {
+      return `${(error as Error).constructor.name}: ${(error as Error).message}`;
+    }
+  };
+
+  test("the msg_id window: 500 ids remembered, the oldest forgotten after that, as stock", async () => {
+    const rng = new Prng("gramjs-msgids");
+    const key = rng.bytes(256);
+    using server = new AuthKey(key);
+    const template = await gramState(key, rng);
+    const packets = Array.from({ length: 503 }, () =>
+      Buffer.from(server.encryptMessage(serverPlaintext(template, rng, fileBody(rng, 4)), { server: true })));
+    const make = async () => {
+      const state = await gramState(key, new Prng("same"));
+      state.salt = template.salt, state.id = template.id;
+      return state;
+    };
+    const [stock, native] = await onBoth(make, async (state) => {
+      const seen: string[] = [];
+      for (const packet of packets) seen.push(await outcome(state.decryptMessageData(packet)));
+      // packets[0] and [1] have left the window (503 > 501 kept), packets[2] and the newest have not.
+      for (const i of [0, 1, 2, 400, 502]) seen.push(`${i} again: ${await outcome(state.decryptMessageData(packets[i]!))}`);
+      return { seen, kept: state.msgIds.length, first: state.msgIds[0] };
+    });
+    expect(native).toEqual(stock);
+    expect(native.seen.slice(0, 503).every((s) => s === "accepted")).toBe(true);
+    // A replay of an id that left the window is accepted (and pushes out the next oldest); recent ones are not.
+    expect(native.seen[503]).toBe("0 again: accepted");
+    expect(native.seen.slice(-2)).toEqual(["400 again: SecurityError: Duplicate msgIds", "502 again: SecurityError: Duplicate msgIds"]);
+    expect(native.kept).toBe(501);
+  });
+
+  test("a new salt, session id or keyId is written into the next packet, as stock writes it", async () => {
+    const rng = new Prng("gramjs-header");
+    const key = rng.bytes(256);
+    const salts = [rng.bytes(8), rng.bytes(8)].map((b) => bigInt(Helpers.readBigIntFromBuffer(Buffer.from(b), true, true)));
+    const ids = [rng.bytes(8), rng.bytes(8)].map((b) => bigInt(Helpers.readBigIntFromBuffer(Buffer.from(b), true, true)));
+    const keyIds = [rng.bytes(8)].map((b) => bigInt(Helpers.readBigIntFromBuffer(Buffer.from(b), true, false)));
+    const data = Buffer.alloc(16 + 8);
+    data.writeInt32LE(8, 12);
+    const make = async () => {
+      const state = await gramState(key, new Prng("header-state"));
+      state.id = bigInt(12345); // the constructor's session id is random
+      return state;
+    };
+    const [stock, native] = await onBoth(make, async (state) => {
+      const packets: string[] = [];
+      const send = async (seed: string) =>
+        packets.push((await withRandom(seed, () => state.encryptMessageData(data)) as Buffer).toString("hex"));
+      await send("a");
+      state.salt = salts[0], await send("b");
+      state.id = ids[0], await send("c");
+      state.salt = salts[1], state.id = ids[1], await send("d");
+      state.authKey.keyId = keyIds[0], await send("e"); // GramJS writes its keyId as it is, even one not from this key
+      return packets;
+    });
+    expect(native).toEqual(stock);
+    expect(new Set(native).size, "every change shows in the packet").toBe(native.length);
+  });
+
+  test("no auth key, or no key in it: GramJS's own errors, in its order", async () => {
+    const rng = new Prng("gramjs-unset");
+    const key = rng.bytes(256);
+    const packet = Buffer.alloc(88, 1);
+    const data = Buffer.alloc(24);
+    for (const unset of [(s: Any) => (s.authKey = undefined), (s: Any) => (s.authKey._key = undefined)]) {
+      const [stock, native] = await onBoth(() => gramState(key, rng), async (state) => {
+        unset(state);
+        return [await outcome(state.encryptMessageData(data)), await outcome(state.decryptMessageData(packet))];
+      });
+      expect(native).toEqual(stock);
+      expect(native.join(" ")).toMatch(/Error: /);
+    }
   });
 });
