@@ -44,4 +44,30 @@ describe("gc_pressure backlog", () => {
     expect(nativeBacklog().outstanding).toBe(start.outstanding);
     expect(nativeBacklog().threshold).toBe(Math.max(BASE_THRESHOLD, 2 * start.outstanding));
   });
+
+  test("the threshold's arithmetic: doubled past it, kept while a quarter of it is live, then twice the backlog (at least the base)", () => {
+    const start = nativeBacklog();
+    const kept: CtrContext[] = [];
+    const n = Math.max(0, start.threshold - start.outstanding) + 1;
+    for (let i = 0; i < n; i++) kept.push(new CtrContext(key, iv.subarray(0, 16)));
+    const peak = nativeBacklog();
+    expect(peak.outstanding).toBe(start.outstanding + n);
+    expect(peak.threshold).toBe(2 * peak.outstanding);
+    const v8 = (globalThis as { Bun?: unknown }).Bun === undefined;
+    // V8 (Deno, Node.js): the hint is one 96 MiB ArrayBuffer, allocated and dropped; Bun calls Bun.gc instead.
+    expect(peak.hintedBytes - start.hintedBytes).toBe(v8 ? 96 * 1024 * 1024 : 0);
+    // One more object under the new threshold: no second hint.
+    kept.push(new CtrContext(key, iv.subarray(0, 16)));
+    expect(nativeBacklog().hints).toBe(peak.hints);
+    let expected = peak.threshold;
+    while (kept.length > 0) {
+      kept.pop()!.dispose();
+      const { outstanding, threshold } = nativeBacklog();
+      if (expected > BASE_THRESHOLD && outstanding * 4 < expected) expected = Math.max(BASE_THRESHOLD, outstanding * 2);
+      expect(threshold, `at ${outstanding} live`).toBe(expected);
+    }
+    expect(expected, "it came down").toBeLessThan(peak.threshold);
+    expect(nativeBacklog().hints).toBe(peak.hints);
+  });
 });
+
