@@ -55,16 +55,21 @@ function area(path, lineText) {
 }
 
 const mutants = [];
+const seen = new Map();
 for (const [path0, file] of Object.entries(report.files)) {
   const path = relative(root, join(root, path0)).replaceAll("\\", "/");
   const lines = file.source.split("\n");
-  for (const m of file.mutants) {
+  for (const m of [...file.mutants].sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column)) {
     const { start, end } = m.location;
     const lineText = lines[start.line - 1] ?? "";
     let original;
     if (start.line === end.line) original = lineText.slice(start.column - 1, end.column - 1);
     else original = [lineText.slice(start.column - 1), ...lines.slice(start.line, end.line - 1), (lines[end.line - 1] ?? "").slice(0, end.column - 1)].join("\n");
-    const id = createHash("sha1").update([path, lineText.trim(), original, m.mutatorName, m.replacement ?? ""].join("\0")).digest("hex").slice(0, 10);
+    // The same change on two lines of the same text (e.g. two equal length checks) gets its occurrence number.
+    const key = [path, lineText.trim(), original, m.mutatorName, m.replacement ?? ""].join("\0");
+    const occurrence = seen.get(key) ?? 0;
+    seen.set(key, occurrence + 1);
+    const id = createHash("sha1").update(occurrence === 0 ? key : `${key}\0${occurrence}`).digest("hex").slice(0, 10);
     const short = (s) => { const t = s.replace(/\s+/g, " ").trim(); return t.length > 70 ? t.slice(0, 67) + "..." : t; };
     mutants.push({
       id, path, line: start.line, mutator: m.mutatorName, area: area(path, lineText),
