@@ -46,7 +46,14 @@ if [ "$part" = all ] || [ "$part" = ts ]; then
     elif ! "$node" node_modules/@stryker-mutator/core/bin/stryker.js run test/mutation/stryker.config.mjs; then
         echo "Stryker failed"; status=1
     else
-        "$node" test/mutation/summarize_ts.mjs || status=1
+        # The Bun and Deno bindings, which Node never loads: in their own runtimes.
+        for runtime in bun deno; do
+            echo "== mutation testing: ts/runtime/$runtime.ts under $runtime (Stryker, command runner)"
+            STRYKER_RUNTIME=$runtime "$node" node_modules/@stryker-mutator/core/bin/stryker.js run \
+                test/mutation/stryker.runtime.config.mjs || { echo "Stryker failed ($runtime)"; status=1; }
+        done
+        "$node" test/mutation/summarize_ts.mjs test/mutation/results/stryker.json \
+            test/mutation/results/stryker-bun.json test/mutation/results/stryker-deno.json || status=1
     fi
 fi
 exit $status

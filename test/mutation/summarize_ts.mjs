@@ -3,7 +3,7 @@
 // every mutant with its status, the score per file and per area, and the
 // survivors, each matched against test/mutation/equivalent_ts.txt.
 //
-//   node test/mutation/summarize_ts.mjs [stryker.json] [--out FILE]
+//   node test/mutation/summarize_ts.mjs [stryker.json ...] [--out FILE]
 //
 // A mutant's id is a hash of its file, the text of its line, the mutated
 // text and the replacement, so it survives edits elsewhere in the file
@@ -20,8 +20,12 @@ const root = join(here, "..", "..");
 const args = process.argv.slice(2);
 const outAt = args.indexOf("--out");
 const out = outAt >= 0 ? args[outAt + 1] : join(here, "results", `${new Date().toISOString().slice(0, 10)}-ts.txt`);
-const input = args.find((a, i) => !a.startsWith("--") && i !== outAt + 1) ?? join(here, "results", "stryker.json");
-const report = JSON.parse(readFileSync(input, "utf8"));
+// Several reports: a later one's entry for a file replaces an earlier one's (the Bun and Deno runs of their
+// bindings replace the Node run's "no coverage" for those files).
+const inputs = args.filter((a, i) => !a.startsWith("--") && (outAt < 0 || i !== outAt + 1));
+if (inputs.length === 0) inputs.push(join(here, "results", "stryker.json"));
+const report = { files: {} };
+for (const input of inputs) Object.assign(report.files, JSON.parse(readFileSync(input, "utf8")).files);
 
 // Stryker status -> ours: caught, survived, invalid (does not compile or
 // crashes the runner: not counted), static (not run: module-level values,
@@ -100,7 +104,8 @@ let commit = "";
 try { commit = execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"]).toString().trim(); } catch { /* not a checkout */ }
 const o = ["# Mutation run over ts/ (Stryker, test/mutation/stryker.config.mjs)", "",
   `date: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`, `commit: ${commit}`,
-  "tests per mutant: the vitest suites covering it, under Node 26 (Stryker's perTest coverage)",
+  "tests per mutant: the vitest suites covering it, under Node 26 (Stryker's perTest coverage); for",
+  "  ts/runtime/bun.ts and deno.ts the runtime, aes and mtproto suites under Bun / Deno (command runner)",
   `static mutants: ${process.env.STRYKER_STATIC === "1" ? "run" : "not run (STRYKER_STATIC=1 runs them)"}`, "",
   "## Score", ""];
 for (const p of [...new Set(mutants.map((m) => m.path))]) o.push(scoreLine(p, mutants.filter((m) => m.path === p)));
