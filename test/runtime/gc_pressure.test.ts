@@ -50,23 +50,33 @@ describe("gc_pressure backlog", () => {
     const kept: CtrContext[] = [];
     const n = Math.max(0, start.threshold - start.outstanding) + 1;
     for (let i = 0; i < n; i++) kept.push(new CtrContext(key, iv.subarray(0, 16)));
-    const peak = nativeBacklog();
-    expect(peak.outstanding).toBe(start.outstanding + n);
-    expect(peak.threshold).toBe(2 * peak.outstanding);
+    const first = nativeBacklog();
+    expect(first.outstanding).toBe(start.outstanding + n);
+    expect(first.threshold).toBe(2 * first.outstanding);
     const v8 = (globalThis as { Bun?: unknown }).Bun === undefined;
     // V8 (Deno, Node.js): the hint is one 96 MiB ArrayBuffer, allocated and dropped; Bun calls Bun.gc instead.
-    expect(peak.hintedBytes - start.hintedBytes).toBe(v8 ? 96 * 1024 * 1024 : 0);
+    expect(first.hintedBytes - start.hintedBytes).toBe(v8 ? 96 * 1024 * 1024 : 0);
+    // Twice more past the threshold, so that it falls back to more than the base on the way down.
+    for (let round = 0; round < 2; round++) {
+      const hints = nativeBacklog().hints;
+      while (nativeBacklog().hints === hints) kept.push(new CtrContext(key, iv.subarray(0, 16)));
+    }
+    const peak = nativeBacklog();
+    expect(peak.hints).toBe(first.hints + 2);
+    expect(peak.threshold).toBe(2 * peak.outstanding);
     // One more object under the new threshold: no second hint.
     kept.push(new CtrContext(key, iv.subarray(0, 16)));
     expect(nativeBacklog().hints).toBe(peak.hints);
     let expected = peak.threshold;
+    const falls: number[] = [];
     while (kept.length > 0) {
       kept.pop()!.dispose();
       const { outstanding, threshold } = nativeBacklog();
-      if (expected > BASE_THRESHOLD && outstanding * 4 < expected) expected = Math.max(BASE_THRESHOLD, outstanding * 2);
+      if (expected > BASE_THRESHOLD && outstanding * 4 < expected) falls.push(expected = Math.max(BASE_THRESHOLD, outstanding * 2));
       expect(threshold, `at ${outstanding} live`).toBe(expected);
     }
     expect(expected, "it came down").toBeLessThan(peak.threshold);
+    expect(falls.some((t) => t > BASE_THRESHOLD), "it fell back to twice a backlog above the base once").toBe(true);
     expect(nativeBacklog().hints).toBe(peak.hints);
   });
 });
