@@ -13,29 +13,22 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 
 import { installGramJS, isGramJSInstalled, TESTED_GRAMJS_VERSION, uninstallGramJS } from "../../ts/clients/gramjs.ts";
 import { gramjsModules } from "../helpers/clients.ts";
-import { original, patchPoints, stockAndNative, stockRandom } from "../helpers/gramjs.ts";
+import { original, patchPoints, stockAndNative, stockGramJSAfterEachTest } from "../helpers/gramjs.ts";
 import { Prng } from "../helpers/prng.ts";
 
 const require = createRequire(import.meta.url);
 // deno-lint-ignore no-explicit-any
 type Any = any;
-const { telegram, Helpers, IGEModule, CTRModule, cryptoJs, Factorizator } = gramjsModules();
+const { telegram, Helpers, IGEModule, CTRModule, cryptoJs, Factorizator, bigInt } = gramjsModules();
 const { ConnectionTCPObfuscated }: Any = require("telegram/network/connection/TCPObfuscated");
 const { ConnectionTCPMTProxyAbridged }: Any = require("telegram/network/connection/TCPMTProxy");
-const bigInt: Any = require("big-integer");
 const { Logger } = telegram.extensions;
 
-afterEach(() => {
-  uninstallGramJS();
-  Helpers.generateRandomBytes = stockRandom;
-});
-afterAll(() => {
-  uninstallGramJS();
-});
+stockGramJSAfterEachTest();
 
 describe("installGramJS: finding telegram", () => {
   test("patches the telegram this application loads, and is idempotent", () => {

@@ -8,7 +8,7 @@
 import { Buffer } from "node:buffer";
 import { createRequire } from "node:module";
 
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 
 import { installGramJS, uninstallGramJS } from "../../ts/clients/gramjs.ts";
 import { AuthKey } from "../../ts/mod.ts";
@@ -19,7 +19,7 @@ import {
   padLength,
   serverPlaintext,
   stockAndNative,
-  stockRandom,
+  stockGramJSAfterEachTest,
   stockServerPacket,
   withRandom,
 } from "../helpers/gramjs.ts";
@@ -29,17 +29,10 @@ import { expectSame } from "../helpers/bytes.ts";
 const require = createRequire(import.meta.url);
 // deno-lint-ignore no-explicit-any
 type Any = any;
-const { Helpers } = gramjsModules();
-const bigInt: Any = require("big-integer");
+const { Helpers, bigInt } = gramjsModules();
 const errors: Any = require("telegram/errors");
 
-afterEach(() => {
-  uninstallGramJS();
-  Helpers.generateRandomBytes = stockRandom;
-});
-afterAll(() => {
-  uninstallGramJS();
-});
+stockGramJSAfterEachTest();
 
 describe("installGramJS: MTProtoState", () => {
   const sizes = [0, 4, 8, 12, 16, 60, 64, 100, 1024, 4096 + 4, 16384, 512 * 1024];

@@ -130,6 +130,7 @@ export function gramjsModules(): Record<string, any> {
     Factorizator: require("telegram/crypto/Factorizator").Factorizator,
     MTProtoState: require("telegram/network/MTProtoState").MTProtoState,
     GramAuthKey: require("telegram/crypto/AuthKey").AuthKey,
+    bigInt: require("big-integer"),
   };
 }
 
@@ -137,13 +138,9 @@ let gramInstance: Gram | undefined;
 
 export function loadGram(): Gram {
   if (gramInstance) return gramInstance;
-  const Helpers = require("telegram/Helpers");
-  const { MTProtoState } = require("telegram/network/MTProtoState");
-  const { AuthKey } = require("telegram/crypto/AuthKey");
-  const { Api } = require("telegram/tl");
-  const { Logger } = require("telegram/extensions");
-  const { Factorizator } = require("telegram/crypto/Factorizator");
-  const bigInt = require("big-integer");
+  const { telegram, Helpers, MTProtoState, GramAuthKey: AuthKey, Factorizator, bigInt } = gramjsModules();
+  const { Api } = telegram;
+  const { Logger } = telegram.extensions;
   const original = Helpers.generateRandomBytes;
   let queued: Uint8Array | null = null;
   // MTProtoState calls helpers.generateRandomBytes (the same exports object) for the padding.

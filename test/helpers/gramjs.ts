@@ -5,17 +5,15 @@
  * packets built from GramJS's own primitives.
  */
 import { Buffer } from "node:buffer";
-import { createRequire } from "node:module";
 
+import { afterAll, afterEach } from "vitest";
 import { installGramJS, uninstallGramJS } from "../../ts/clients/gramjs.ts";
 import { gramjsModules } from "./clients.ts";
 import { Prng } from "./prng.ts";
 
-const require = createRequire(import.meta.url);
 // deno-lint-ignore no-explicit-any
 type Any = any;
-const { telegram, Helpers, IGEModule, CTRModule, cryptoJs, Factorizator, MTProtoState, GramAuthKey } = gramjsModules();
-const bigInt: Any = require("big-integer");
+const { telegram, Helpers, IGEModule, CTRModule, cryptoJs, Factorizator, MTProtoState, GramAuthKey, bigInt } = gramjsModules();
 const { Api } = telegram;
 const { Logger } = telegram.extensions;
 
@@ -33,6 +31,15 @@ export const patchPoints: [Any, string][] = [
 ];
 export const original = patchPoints.map(([object, key]) => object[key]);
 export const stockRandom = Helpers.generateRandomBytes;
+
+/** For a GramJS suite: stock GramJS (uninstalled, its own random source) after each test and at the end. */
+export function stockGramJSAfterEachTest(): void {
+  afterEach(() => {
+    uninstallGramJS();
+    Helpers.generateRandomBytes = stockRandom;
+  });
+  afterAll(() => uninstallGramJS());
+}
 
 /** Runs `fn` with GramJS's random source replaced by a PRNG seeded with `seed`. */
 export async function withRandom<T>(seed: string, fn: () => T | Promise<T>): Promise<T> {
