@@ -76,7 +76,7 @@ for (const [path0, file] of Object.entries(report.files)) {
     const id = createHash("sha1").update(occurrence === 0 ? key : `${key}\0${occurrence}`).digest("hex").slice(0, 10);
     const short = (s) => { const t = s.replace(/\s+/g, " ").trim(); return t.length > 70 ? t.slice(0, 67) + "..." : t; };
     mutants.push({
-      id, path, line: start.line, mutator: m.mutatorName, area: area(path, lineText),
+      id, path, line: start.line, area: area(path, lineText),
       status: STATUS[m.status] ?? "invalid", stryker: m.status,
       describe: `${path}:${start.line} [${m.mutatorName}] \`${short(original)}\` -> \`${short(m.replacement ?? "")}\``,
       detail: m.statusReason ? short(m.statusReason) : (m.killedBy?.length ? `killed by ${m.killedBy.length} test(s)` : ""),
