@@ -17,7 +17,7 @@
  * @module
  */
 
-import { locateNative } from "./locate.ts";
+import { type LibraryCandidate, locateNative, type NativeArtifact, type PlatformPackageFile } from "./locate.ts";
 import { loadFailure, type Native, nativeFromSymbols } from "./native.ts";
 import {
   type ArgKind,
@@ -33,13 +33,25 @@ declare const require: (id: string) => unknown;
 
 /** The part of `bun:ffi` used here (typed locally, so that Deno and Node type-check this file). */
 type Pointer = number;
-interface BunFfi {
+export interface BunFfi {
   dlopen(path: string, definitions: BunDefinitions): { symbols: unknown };
   CString: new (pointer: Pointer) => { toString(): string };
 }
 
 /** The part of the `Bun` global used here. */
 const bunGlobal = (globalThis as unknown as { Bun: { allocUnsafe(length: number): Uint8Array<ArrayBuffer> } }).Bun;
+
+/** What the loader takes from Bun, the file system and the package manager (replaceable in tests). */
+export interface BunLoaderHost {
+  /** `bun:ffi` itself. */
+  readonly ffi: () => BunFfi;
+  /** Finds the library (default: {@link locateNative}). */
+  readonly locate: (artifact: NativeArtifact, fromPackage: PlatformPackageFile) => LibraryCandidate;
+  /** The module of an installed platform package (throws when it is not installed). */
+  readonly requirePlatformPackage: (packageName: string) => unknown;
+  /** `Bun.allocUnsafe`: an output buffer without zero-fill. */
+  readonly allocUnsafe: (length: number) => Uint8Array<ArrayBuffer>;
+}
 
 const BUN_ARG_TYPES = {
   bytes: "ptr",
@@ -60,7 +72,7 @@ const BUN_RESULT_TYPES = {
 type BunDefinitions = MapDefinitions<typeof BUN_ARG_TYPES, typeof BUN_RESULT_TYPES>;
 
 /** The neutral table in bun:ffi's `{args, returns}` form. */
-function bunDefinitions(): BunDefinitions {
+export function bunDefinitions(): BunDefinitions {
   const definitions: Record<string, { args: string[]; returns: string }> = {};
   for (const name of Object.keys(symbols) as SymbolName[]) {
     const { args, returns } = symbols[name];
@@ -70,7 +82,7 @@ function bunDefinitions(): BunDefinitions {
 }
 
 /** A returned `const char *` as a JS string (null for NULL). */
-function cStringReader(ffi: BunFfi): (pointer: Pointer | bigint | null) => string | null {
+export function cStringReader(ffi: BunFfi): (pointer: Pointer | bigint | null) => string | null {
   return (pointer) => {
     if (pointer === null || pointer === 0 || typeof pointer === "bigint") return null;
     return new ffi.CString(pointer).toString();
@@ -82,45 +94,68 @@ function cStringReader(ffi: BunFfi): (pointer: Pointer | bigint | null) => strin
  * (measured: 37 vs 48 ns at 512 B, 0.6 vs 3.5 us at 64 KiB); below it,
  * JSC's in-heap typed arrays are cheaper.
  */
-const UNINITIALIZED_OUTPUT_MIN_BYTES = 512;
+export const UNINITIALIZED_OUTPUT_MIN_BYTES = 512;
 
 /** Output allocator for {@link Native.allocateOutput}. */
-function allocateOutput(length: number): Uint8Array<ArrayBuffer> {
-  return length < UNINITIALIZED_OUTPUT_MIN_BYTES ? new Uint8Array(length) : bunGlobal.allocUnsafe(length);
+export function outputAllocator(
+  allocUnsafe: (length: number) => Uint8Array<ArrayBuffer>,
+): (length: number) => Uint8Array<ArrayBuffer> {
+  return (length) => (length < UNINITIALIZED_OUTPUT_MIN_BYTES ? new Uint8Array(length) : allocUnsafe(length));
 }
 
 /**
- * The platform package's library. One literal require per package so that
+ * The module of a platform package. One literal require per package so that
  * `bun build --compile` sees them all and embeds the installed one; the
- * try/catch lets it skip the others, which are never installed together.
+ * others, never installed together, throw. Undefined for any other name.
  */
-function libraryInPlatformPackage(packageName: string): string | undefined {
-  try {
-    switch (packageName) {
-      case "tgcrypto-ffi-linux-x64-gnu": return (require("tgcrypto-ffi-linux-x64-gnu") as { default: string }).default;
-      case "tgcrypto-ffi-linux-arm64-gnu": return (require("tgcrypto-ffi-linux-arm64-gnu") as { default: string }).default;
-      case "tgcrypto-ffi-linux-x64-musl": return (require("tgcrypto-ffi-linux-x64-musl") as { default: string }).default;
-      case "tgcrypto-ffi-linux-arm64-musl": return (require("tgcrypto-ffi-linux-arm64-musl") as { default: string }).default;
-      case "tgcrypto-ffi-darwin-x64": return (require("tgcrypto-ffi-darwin-x64") as { default: string }).default;
-      case "tgcrypto-ffi-darwin-arm64": return (require("tgcrypto-ffi-darwin-arm64") as { default: string }).default;
-      case "tgcrypto-ffi-win32-x64": return (require("tgcrypto-ffi-win32-x64") as { default: string }).default;
-      case "tgcrypto-ffi-win32-arm64": return (require("tgcrypto-ffi-win32-arm64") as { default: string }).default;
-    }
-  } catch {
-    // not installed (npm skipped it, or optional dependencies were omitted)
+export function requirePlatformPackage(packageName: string): unknown {
+  switch (packageName) {
+    case "tgcrypto-ffi-linux-x64-gnu": return require("tgcrypto-ffi-linux-x64-gnu");
+    case "tgcrypto-ffi-linux-arm64-gnu": return require("tgcrypto-ffi-linux-arm64-gnu");
+    case "tgcrypto-ffi-linux-x64-musl": return require("tgcrypto-ffi-linux-x64-musl");
+    case "tgcrypto-ffi-linux-arm64-musl": return require("tgcrypto-ffi-linux-arm64-musl");
+    case "tgcrypto-ffi-darwin-x64": return require("tgcrypto-ffi-darwin-x64");
+    case "tgcrypto-ffi-darwin-arm64": return require("tgcrypto-ffi-darwin-arm64");
+    case "tgcrypto-ffi-win32-x64": return require("tgcrypto-ffi-win32-x64");
+    case "tgcrypto-ffi-win32-arm64": return require("tgcrypto-ffi-win32-arm64");
   }
   return undefined;
 }
+
+/**
+ * The platform package's library (its default export), or undefined when
+ * the package is not installed (npm skipped it, or optional dependencies
+ * were omitted).
+ */
+export function libraryInPlatformPackage(
+  packageName: string,
+  requirePackage: (packageName: string) => unknown = requirePlatformPackage,
+): string | undefined {
+  try {
+    return (requirePackage(packageName) as { default: string } | undefined)?.default;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The real Bun, locator and platform packages. */
+const bunHost: BunLoaderHost = {
+  ffi: () => require("bun:ffi") as BunFfi,
+  locate: locateNative,
+  requirePlatformPackage,
+  allocUnsafe: (length) => bunGlobal.allocUnsafe(length),
+};
 
 /**
  * Opens the library found by {@link locateLibrary} and returns its functions.
  *
  * @throws {Error} when the library is missing or cannot be loaded (the
  *   loader's error is kept as `cause`).
+ * @param host Bun, the locator and the platform packages (default: the real ones)
  */
-export function loadNative(): Native {
-  const ffi = require("bun:ffi") as BunFfi;
-  const { path, origin } = locateNative("library", libraryInPlatformPackage);
+export function loadNative(host: BunLoaderHost = bunHost): Native {
+  const ffi = host.ffi();
+  const { path, origin } = host.locate("library", (name) => libraryInPlatformPackage(name, host.requirePlatformPackage));
   let library;
   try {
     library = ffi.dlopen(path, bunDefinitions());
@@ -128,7 +163,7 @@ export function loadNative(): Native {
     throw loadFailure(path, origin, cause);
   }
   return nativeFromSymbols(
-    { runtime: "bun", path, allocateOutput, finishOutput: (out) => out },
+    { runtime: "bun", path, allocateOutput: outputAllocator(host.allocUnsafe), finishOutput: (out) => out },
     library.symbols as SymbolFunctions<Pointer, Pointer | bigint | null>,
     cStringReader(ffi),
   );

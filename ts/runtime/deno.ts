@@ -10,7 +10,7 @@
  * @module
  */
 
-import { locateNative } from "./locate.ts";
+import { type LibraryCandidate, locateNative, type NativeArtifact } from "./locate.ts";
 import { loadFailure, type Native, nativeFromSymbols } from "./native.ts";
 import { type ArgKind, type ResultKind, type SymbolFunctions, type SymbolName, symbols } from "./symbols.ts";
 
@@ -34,7 +34,7 @@ const DENO_RESULT_TYPES = {
 type PointerValue = object | null;
 
 /** The part of the `Deno` global this module uses (kept local so tsc needs no Deno types). */
-interface DenoFfi {
+export interface DenoFfi {
   dlopen(
     path: string,
     symbols: Record<string, { parameters: readonly string[]; result: string }>,
@@ -44,7 +44,7 @@ interface DenoFfi {
 }
 
 /** The neutral table in Deno's `{parameters, result}` form. */
-function denoDefinitions(): Record<string, { parameters: string[]; result: string }> {
+export function denoDefinitions(): Record<string, { parameters: string[]; result: string }> {
   const definitions: Record<string, { parameters: string[]; result: string }> = {};
   for (const name of Object.keys(symbols) as SymbolName[]) {
     const { args, returns } = symbols[name];
@@ -62,10 +62,14 @@ function denoDefinitions(): Record<string, { parameters: string[]; result: strin
  * @throws {Error} when the library is missing or cannot be loaded (the
  *   loader's error is kept as `cause`); Deno permission errors are rethrown
  *   unchanged.
+ * @param deno the `Deno` global (default: this runtime's)
+ * @param locate finds the library (default: {@link locateNative})
  */
-export function loadNative(): Native {
-  const deno = (globalThis as unknown as { Deno: DenoFfi }).Deno;
-  const { path, origin } = locateNative("library");
+export function loadNative(
+  deno: DenoFfi = (globalThis as unknown as { Deno: DenoFfi }).Deno,
+  locate: (artifact: NativeArtifact) => LibraryCandidate = locateNative,
+): Native {
+  const { path, origin } = locate("library");
   let library;
   try {
     library = deno.dlopen(path, denoDefinitions());
