@@ -7,7 +7,8 @@
  *
  * Budget: BENCH_QUICK=1 (~20 s), BENCH_ROUNDS, BENCH_ROUND_MS, BENCH_BACKENDS
  * (see lib/env.ts). Prints one table per mode and the target checks, and
- * writes every measurement to bench/results/<runtime>.json.
+ * writes every measurement to <runtime>.json in the results folder
+ * (bench/lib/results.ts: $BENCH_RESULTS_DIR, else .tools/bench-results/).
  */
 
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -20,12 +21,12 @@ import { nodeCryptoRows } from "./impl/node_crypto.ts";
 import { tgcryptoRows } from "./impl/tgcrypto.ts";
 import { backendFilter, benchConfig, cpuAesFlags, cpuModel, logicalCpus, runtimeInfo } from "./lib/env.ts";
 import { ResultIndex, renderCalls, renderTables } from "./lib/report.ts";
-import type { BenchResults, Measurement } from "./lib/results.ts";
+import { type BenchResults, type Measurement, resultsDirectory } from "./lib/results.ts";
 import { makeBuffers, SIZES, type Row } from "./lib/rows.ts";
 import { checkTargets, readOpenssl, renderTargets } from "./lib/targets.ts";
 import { calibrate, megabytesPerSecond, sinkChecksum, timeRounds } from "./lib/timing.ts";
 
-const resultsDir = new URL("./results/", import.meta.url);
+const resultsDir = resultsDirectory();
 const started = performance.now();
 const config = benchConfig();
 const runtime = runtimeInfo();

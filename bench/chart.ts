@@ -1,5 +1,5 @@
 /**
- * Draws bench/results/chart.svg from the bench/results/<runtime>.json files:
+ * Draws chart.svg from the <runtime>.json files of the results folder (bench/lib/results.ts):
  * throughput (MB/s, log) against message size (log), one panel per main mode
  * (IGE encrypt, CTR, CBC decrypt) and runtime, one line per implementation.
  * Hand-written SVG, no dependencies.
@@ -13,9 +13,9 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
 
-import type { BenchResults, Measurement } from "./lib/results.ts";
+import { type BenchResults, type Measurement, resultsDirectory } from "./lib/results.ts";
 
-const resultsDir = fileURLToPath(new URL("./results/", import.meta.url));
+const resultsDir = fileURLToPath(resultsDirectory());
 const SIZES = [16, 256, 1024, 16384, 1048576];
 const SIZE_LABELS = ["16 B", "256 B", "1 KiB", "16 KiB", "1 MiB"];
 

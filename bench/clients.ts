@@ -15,7 +15,7 @@
  * timed alternately (stock, native, stock, ...) and the fastest round kept
  * (lib/timing.ts's method; BENCH_QUICK / BENCH_ROUNDS / BENCH_ROUND_MS /
  * BENCH_PASSES as in lib/env.ts). Prints a markdown table with the
- * issue-8 targets and writes bench/results/clients-<runtime>.json.
+ * issue-8 targets and writes clients-<runtime>.json to the results folder (bench/lib/results.ts).
  */
 
 import { Buffer } from "node:buffer";
@@ -30,6 +30,7 @@ import { AuthKey, backend, version } from "../ts/mod.ts";
 import { nativeCrypto } from "../ts/clients/mtcute.ts";
 import { gramjsStock, gramjsUploadFile, mtcuteAuthKey, mtprotoPlaintext } from "./impl/stock_clients.ts";
 import { benchConfig, cpuModel, runtimeInfo } from "./lib/env.ts";
+import { resultsDirectory } from "./lib/results.ts";
 import { calibrateAsync, fastestRoundAsync, sink, sinkChecksum } from "./lib/timing.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -243,7 +244,7 @@ for (const t of TARGETS) {
 }
 console.log(lines.join("\n"));
 console.log(`\n(${((performance.now() - started) / 1000).toFixed(1)} s, checksum ${sinkChecksum()})`);
-const resultsDir = new URL("./results/", import.meta.url);
+const resultsDir = resultsDirectory();
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(
   new URL(`clients-${runtime.name}.json`, resultsDir),

@@ -13,7 +13,7 @@
  *   deno run -A bench/messages.ts
  *
  * BENCH_QUICK=1 for a smoke run. Prints the tables and the targets, writes
- * bench/results/<runtime>-messages.json.
+ * <runtime>-messages.json in the results folder (bench/lib/results.ts).
  */
 
 import { createHash } from "node:crypto";
@@ -26,6 +26,7 @@ import { NodeCryptoProvider } from "@mtcute/node/utils.js";
 import { AuthKey, backend, factorizePQ, hashEngine, sha1, sha256, sha256Into, version } from "../ts/mod.ts";
 import { cpuModel, isQuick, logicalCpus, runtimeInfo } from "./lib/env.ts";
 import { formatRatio, formatSize, formatTime } from "./lib/report.ts";
+import { resultsDirectory } from "./lib/results.ts";
 import { KiB, MiB } from "./lib/rows.ts";
 import { calibrate, calibrateAsync, fastestRoundAsync, sinkChecksum, timeRounds } from "./lib/timing.ts";
 import { gramjsStock, gramjsUploadFile, mtcuteStock, mtprotoPlaintext } from "./impl/stock_clients.ts";
@@ -295,7 +296,7 @@ for (const t of targets) {
 console.log(`\nchecksum ${sinkChecksum()}`);
 
 ours.dispose();
-const resultsDir = new URL("./results/", import.meta.url);
+const resultsDir = resultsDirectory();
 mkdirSync(resultsDir, { recursive: true });
 const file = new URL(`${runtime.name}-messages.json`, resultsDir);
 writeFileSync(file, `${JSON.stringify({

@@ -5,7 +5,7 @@
  * - the issue-13 target "binding overhead ≤ 100 ns per call": a 16 B
  *   `ige256EncryptInto` through the API minus the same C call made from C
  *   (bench/c/call_cost.c, through the shared library, written by
- *   bench/run.sh to bench/results/c-call.json);
+ *   bench/run.sh to c-call.json in the results folder, bench/lib/results.ts);
  * - the addon called raw (no TypeScript checks) and, where Node has it
  *   (26.1+, experimental), the same C function through `node:ffi`: the
  *   informational row that records why Node-API was chosen;
@@ -22,7 +22,7 @@
  * updates per scheduler tick, too coarse for a round). bench/c/call_cost.c
  * measures the C side in thread CPU time (CLOCK_THREAD_CPUTIME_ID, exact).
  *
- * Prints a table and the target, writes bench/results/node-binding.json.
+ * Prints a table and the target, writes node-binding.json to the results folder.
  */
 
 import { Buffer } from "node:buffer";
@@ -33,6 +33,7 @@ import process from "node:process";
 import { backend, ige256EncryptInto, libraryPath, sha256, version } from "../ts/mod.ts";
 import { cpuModel, isQuick, runtimeInfo } from "./lib/env.ts";
 import { formatTime } from "./lib/report.ts";
+import { resultsDirectory } from "./lib/results.ts";
 import { calibrate, sink, sinkChecksum } from "./lib/timing.ts";
 
 const runtime = runtimeInfo();
@@ -278,7 +279,7 @@ for (let pass = 0; pass < 2; pass++) {
 const results = rows.map((row) => ({ id: row.id, what: row.what, ns: best.get(row.id)! }));
 
 const byId = (id: string) => results.find((r) => r.id === id)?.ns;
-const cFile = new URL("./results/c-call.json", import.meta.url);
+const cFile = new URL("c-call.json", resultsDirectory());
 const cLevel = existsSync(cFile) ? (JSON.parse(readFileSync(cFile, "utf8")) as { ige256_encrypt_16_ns: number; backend: string }) : undefined;
 
 const lines = [
@@ -297,7 +298,7 @@ const met = overhead !== undefined && overhead <= 100;
 lines.push(
   "",
   `${overhead === undefined ? "N/A " : met ? "PASS" : "MISS"} binding overhead ≤ 100 ns per call (16 B ige256EncryptInto ${formatTime(into)} − C level ${
-    cLevel ? formatTime(cLevel.ige256_encrypt_16_ns) : "n/a: run bench/run.sh, which writes bench/results/c-call.json"
+    cLevel ? formatTime(cLevel.ige256_encrypt_16_ns) : "n/a: run bench/run.sh, which writes c-call.json to the results folder"
   }) = ${overhead === undefined ? "n/a" : formatTime(overhead)}`,
 );
 const ffiNs = byId("node-ffi-ige-16");
@@ -307,7 +308,7 @@ if (ffiNs !== undefined) {
 console.log(lines.join("\n"));
 console.log(`(checksum ${sinkChecksum()})`);
 
-const resultsDir = new URL("./results/", import.meta.url);
+const resultsDir = resultsDirectory();
 mkdirSync(resultsDir, { recursive: true });
 writeFileSync(
   new URL("node-binding.json", resultsDir),

@@ -5,7 +5,7 @@
 #   openssl speed -decrypt -evp aes-256-cbc   (CBC decrypt: parallel)
 #   openssl speed -evp aes-256-ctr
 # at 16 KiB and 1 MiB. Prints MB/s (10^6 B/s) and writes
-# bench/results/openssl.json. Skips (exit 0) when there is no openssl binary.
+# openssl.json in the results folder ($BENCH_RESULTS_DIR, else .tools/bench-results/). Skips (exit 0) when there is no openssl binary.
 # openssl speed divides by its CPU (user) time, not wall time: on an idle
 # machine the two agree; under load this favours OpenSSL.
 # OPENSSL_SECONDS=N sets the time per measurement (default 1 s, the minimum).
@@ -44,8 +44,9 @@ for test in "${tests[@]}"; do
     }\"$cipher-$direction\": { $json_sizes }"
 done
 
-mkdir -p bench/results
-cat >bench/results/openssl.json <<JSON
+out=${BENCH_RESULTS_DIR:-.tools/bench-results}
+mkdir -p "$out"
+cat >"$out/openssl.json" <<JSON
 {
   "kind": "openssl",
   "version": "$version",
@@ -57,4 +58,4 @@ cat >bench/results/openssl.json <<JSON
   }
 }
 JSON
-echo "wrote bench/results/openssl.json"
+echo "wrote $out/openssl.json"

@@ -10,10 +10,15 @@
 #      bench/transfer.ts (file transfers through the loopback MTProto server),
 #      each under Bun, Deno, then Node.js; bench/node_binding.ts under Node
 #      (the binding's cost, node:ffi, output strategies) after the C-level
-#      call cost (bench/c/call_cost.c -> bench/results/c-call.json)
+#      call cost (bench/c/call_cost.c -> c-call.json)
 #   5. bench/python/run.sh: tgcrypto_ffi vs TgCrypto, cryptg and cipheron (CPython 3.11)
-#   6. bench/chart.ts -> bench/results/chart.svg
-# BENCH_QUICK=1 for a short smoke run. Results go to bench/results/.
+#   6. bench/chart.ts -> chart.svg
+# BENCH_QUICK=1 for a short smoke run.
+# Results go to a scratch folder: $BENCH_RESULTS_DIR, else .tools/bench-results/
+# (git-ignored; emptied at the start of each run, so it holds one run).
+# The committed bench/results/ and docs/performance.md change only with
+# --write (or `npm run bench:write` afterwards: bench/publish.ts), which a
+# quick run refuses.
 # Informational: a missed target never fails the run; a crash does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +26,33 @@ cd "$(dirname "$0")/.."
 bin=./node_modules/.bin
 quick=${BENCH_QUICK:-}
 [ "$quick" = 0 ] && quick=
+write=
+for argument in "$@"; do
+    case $argument in
+    --write) write=1 ;;
+    *) echo "usage: bench/run.sh [--write]" >&2; exit 2 ;;
+    esac
+done
+if [ -n "$write" ] && [ -n "$quick" ]; then
+    echo "bench/run.sh: --write keeps a full run only; BENCH_QUICK is set" >&2
+    exit 2
+fi
+results=${BENCH_RESULTS_DIR:-.tools/bench-results}
+mkdir -p "$results"
+results=$(cd "$results" && pwd)
+if [ "$results" = "$PWD/bench/results" ]; then
+    echo "bench/run.sh: BENCH_RESULTS_DIR is the committed bench/results/; use --write to update it" >&2
+    exit 2
+fi
+# One run per folder: the default one is emptied of an earlier run's results;
+# a folder given in BENCH_RESULTS_DIR must be empty (nothing of the caller's is deleted).
+if [ -z "${BENCH_RESULTS_DIR:-}" ]; then
+    find "$results" -maxdepth 1 -type f \( -name '*.json' -o -name 'chart.svg' \) -delete
+elif [ -n "$(ls -A "$results")" ]; then
+    echo "bench/run.sh: BENCH_RESULTS_DIR=$results is not empty; give an empty or new folder" >&2
+    exit 2
+fi
+export BENCH_RESULTS_DIR=$results
 started=$(date +%s)
 
 section() { printf '\n######## %s\n' "$*"; }
@@ -72,10 +104,9 @@ in_both_runtimes clients.ts "GramJS and mtcute, stock vs integrated"
 in_both_runtimes transfer.ts "64 MiB up and down through the loopback server, client CPU stock vs the library"
 
 section "C-level call cost (bench/c/call_cost.c), then node: bench/node_binding.ts"
-mkdir -p bench/results
 LD_LIBRARY_PATH=zig-out/lib ./scripts/zig run -lc -OReleaseFast -Icsrc bench/c/call_cost.c -Lzig-out/lib -ltgcrypto \
-    >bench/results/c-call.json
-cat bench/results/c-call.json
+    >"$results/c-call.json"
+cat "$results/c-call.json"
 "$node" bench/node_binding.ts
 
 section "python: bench/python/run.sh (tgcrypto_ffi vs TgCrypto, cryptg, cipheron)"
@@ -84,5 +115,9 @@ bash bench/python/run.sh
 section "chart: bench/chart.ts"
 "$bin/bun" bench/chart.ts
 
-section "done in $(elapsed "$started"); results in bench/results/"
-ls -l bench/results/
+section "done in $(elapsed "$started"); results in $results/"
+ls -l "$results/"
+if [ -n "$write" ]; then
+    section "write: bench/publish.ts (bench/results/ and docs/performance.md)"
+    "$bin/bun" bench/publish.ts
+fi

@@ -9,13 +9,14 @@
  *   bun bench/threads.ts
  *   deno run -A bench/threads.ts
  *
- * BENCH_QUICK=1: shorter runs. Writes bench/results/<runtime>-threads.json.
+ * BENCH_QUICK=1: shorter runs. Writes <runtime>-threads.json to the results folder (bench/lib/results.ts).
  */
 
 import { mkdirSync, writeFileSync } from "node:fs";
 
 import { backend, version } from "../ts/mod.ts";
 import { cpuModel, isQuick, logicalCpus, runtimeInfo } from "./lib/env.ts";
+import { resultsDirectory } from "./lib/results.ts";
 import { startWorker, type WebWorker } from "../test/helpers/web_worker.ts";
 import type { RunMessage, Variant, WorkerReply } from "./threads_worker.ts";
 
@@ -91,7 +92,7 @@ const primary = summary[0]!;
 const status = primary.ratio >= 1.8 ? "PASS" : "MISS";
 console.log(`${status} ${primary.ratio.toFixed(2)}x  (5) 2 Workers ≥ 1.8x 1 Worker, ${primary.variant} 1 MiB (informational)`);
 
-const resultsDir = new URL("./results/", import.meta.url);
+const resultsDir = resultsDirectory();
 mkdirSync(resultsDir, { recursive: true });
 const outFile = new URL(`${runtime.name}-threads.json`, resultsDir);
 writeFileSync(

@@ -18,7 +18,7 @@
  *
  * Targets: client CPU per MiB with the library <= 1/5 of stock for GramJS,
  * <= 1/2 for mtcute; each is printed met or not, with the reason. Writes
- * bench/results/transfer-<runtime>.json. BENCH_QUICK=1: 8 MiB, one run.
+ * transfer-<runtime>.json in the results folder (bench/lib/results.ts). BENCH_QUICK=1: 8 MiB, one run.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -29,6 +29,7 @@ import { fileURLToPath } from "node:url";
 
 import { AuthKey, backend, ige256Decrypt, ige256Encrypt, sha256, version } from "../ts/mod.ts";
 import { cpuModel, type RuntimeInfo, runtimeInfo } from "./lib/env.ts";
+import { resultsDirectory } from "./lib/results.ts";
 
 const runtime = runtimeInfo();
 const quick = !!process.env.BENCH_QUICK && process.env.BENCH_QUICK !== "0";
@@ -233,7 +234,7 @@ console.log("\n| target | library / stock | met? |");
 console.log("|---|--:|---|");
 for (const t of targets) console.log(`| ${t.target} | ${f(t.ratio, 3)} | ${t.met ? "yes" : "**no**"}: ${t.reason} |`);
 
-const out = fileURLToPath(new URL("./results/", import.meta.url));
+const out = fileURLToPath(resultsDirectory());
 mkdirSync(out, { recursive: true });
 writeFileSync(
   `${out}transfer-${runtime.name}.json`,
@@ -262,5 +263,5 @@ writeFileSync(
     )
   }\n`,
 );
-console.log(`\nwrote bench/results/transfer-${runtime.name}.json`);
+console.log(`\nwrote ${out}transfer-${runtime.name}.json`);
 process.exit(0);

@@ -3,7 +3,7 @@ process (bench/python/run.sh sets up the venv): IGE encryption at 16 B,
 256 B, 16 KiB and 1 MiB, CTR at 1 B, 16 B, 256 B, 16 KiB and 1 MiB, then
 two threads against one at 1 MiB. Prints ns/call, MB/s (10^6 bytes/s), the
 ratios, every target of issue 15 met or not, and writes
-bench/results/python.json.
+python.json in the results folder ($BENCH_RESULTS_DIR, else .tools/bench-results/).
 
 Method: all implementations are timed round-robin; each sample is a loop
 sized to about 10 ms (2 ms with BENCH_QUICK=1); the figure is the fastest of
@@ -29,7 +29,9 @@ import tgcrypto_ffi
 QUICK = os.environ.get("BENCH_QUICK", "") not in ("", "0")
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", 3 if QUICK else 7))
 SAMPLE_S = 0.002 if QUICK else 0.01
-OUT = Path(__file__).resolve().parents[1] / "results" / "python.json"
+ROOT = Path(__file__).resolve().parents[2]
+# the results folder of bench/lib/results.ts: $BENCH_RESULTS_DIR, else .tools/bench-results/ (never bench/results/)
+OUT = Path(os.environ.get("BENCH_RESULTS_DIR") or ROOT / ".tools" / "bench-results").resolve() / "python.json"
 MiB = 1 << 20
 
 ours = tgcrypto_ffi.tgcrypto

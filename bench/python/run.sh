@@ -3,7 +3,8 @@
 # (build_wheels.py, this platform's target only), creates a venv under
 # .tools/python-bench/ with CPython 3.11 (pyenv, else python3.11 on PATH)
 # holding it and TgCrypto 1.2.5, cryptg 0.6.0 and cipheron 0.2.1 from PyPI,
-# then runs bench/python/bench.py, which writes bench/results/python.json.
+# then runs bench/python/bench.py, which writes python.json to the results folder
+# ($BENCH_RESULTS_DIR, else .tools/bench-results/; see bench/lib/results.ts).
 # BENCH_QUICK=1 for a short smoke run. Informational: a missed target never fails it.
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
