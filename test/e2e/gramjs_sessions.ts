@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 import { installGramJS, isGramJSInstalled, uninstallGramJS } from "../../ts/clients/gramjs.ts";
 import { API_ID, connectGramJS, gramDownload, type GramSession, type GramTransport, gramUpload } from "./clients/gramjs.ts";
-import { type LoopbackServer, startServer } from "./server/server.ts";
+import type { LoopbackServer } from "./server/server.ts";
+import { startSessionServer } from "./server_lifetime.ts";
 import { expectSame } from "../helpers/bytes.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -41,7 +42,7 @@ export function gramjsSessions(mode: "stock" | "drop-in"): void {
       let server: LoopbackServer;
       let session: GramSession;
       beforeAll(async () => {
-        server = await startServer({ timeoutMs: 90_000 });
+        server = await startSessionServer(`GramJS ${mode} ${transport}`);
         session = await connectGramJS(server, transport);
       });
       afterAll(async () => {

@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 
 import { nativeCrypto } from "../../ts/clients/mtcute.ts";
 import { API_ID, connectMtcute, mtcuteDownload, type MtcuteSession, type MtcuteTransport, mtcuteUpload } from "./clients/mtcute.ts";
-import { type LoopbackServer, startServer } from "./server/server.ts";
+import type { LoopbackServer } from "./server/server.ts";
+import { startSessionServer } from "./server_lifetime.ts";
 import { expectSame } from "../helpers/bytes.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -58,7 +59,7 @@ export function mtcuteSessions(mode: "stock" | "drop-in"): void {
       let server: LoopbackServer;
       let session: MtcuteSession;
       beforeAll(async () => {
-        server = await startServer({ timeoutMs: 90_000 });
+        server = await startSessionServer(`mtcute ${mode} ${transport}`);
         session = await connectMtcute(server, provider(mode), transport);
       });
       afterAll(async () => {
@@ -170,7 +171,7 @@ export function mtcuteSessions(mode: "stock" | "drop-in"): void {
     let server: LoopbackServer;
     let session: MtcuteSession;
     beforeAll(async () => {
-      server = await startServer({ timeoutMs: 60_000, advertise: ["legacy"] });
+      server = await startSessionServer(`mtcute ${mode} legacy RSA`, { advertise: ["legacy"] });
       session = await connectMtcute(server, provider(mode));
     });
     afterAll(async () => {

@@ -19,7 +19,9 @@ RUNTIMES=(
     "node24|./node_modules/node24/bin/node ./node_modules/vitest/vitest.mjs"
     "node26|./node_modules/node26/bin/node ./node_modules/vitest/vitest.mjs"
 )
-LIMIT=${E2E_TIMEOUT:-300} # seconds per runtime; the server fixture also stops itself after 90 s
+LIMIT=${E2E_TIMEOUT:-600} # seconds per runtime (a hang, not a slow run: one runtime takes ~1 min)
+# The session servers stop themselves only after the limit (test/e2e/server_lifetime.ts).
+export E2E_SERVER_LIFETIME_MS=$(((LIMIT + 60) * 1000))
 
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
@@ -36,6 +38,9 @@ for entry in "${RUNTIMES[@]}"; do
     # shellcheck disable=SC2086 # cmd is a command line
     with_limit $cmd run --config test/e2e/vitest.config.ts --reporter=default --reporter=json --outputFile.json="$out"
     rc=$?
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        echo "e2e under $name: TIMED OUT: stopped after the limit of $LIMIT s (E2E_TIMEOUT); the tests that had not finished are not counted as passed"
+    fi
     p=0 f=1
     if [ -s "$out" ]; then
         read -r p f < <(node -e 'const r = require(process.argv[1]); console.log(r.numPassedTests, r.numFailedTests + r.numFailedTestSuites)' "$out")
@@ -43,6 +48,7 @@ for entry in "${RUNTIMES[@]}"; do
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi # a crash or the timeout after the report
     if [ "$p" -eq 0 ]; then f=$((f > 0 ? f : 1)); fi # ran nothing
     printf 'e2e %-6s %4s passed, %s failed (%s s)\n' "$name" "$p" "$f" "$(($(date +%s) - started))"
+    if [ "$f" -ne 0 ] && [ -s "$out" ]; then node scripts/lib/vitest_failures.cjs "e2e $name" "$out"; fi
     passed=$((passed + p)) failed=$((failed + f))
 done
 echo "$passed passed, $failed failed"

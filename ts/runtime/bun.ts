@@ -131,11 +131,13 @@ export function libraryInPlatformPackage(
   packageName: string,
   requirePackage: (packageName: string) => unknown = requirePlatformPackage,
 ): string | undefined {
+  let module: unknown;
   try {
-    return (requirePackage(packageName) as { default: string } | undefined)?.default;
+    module = requirePackage(packageName);
   } catch {
-    return undefined;
+    // not installed
   }
+  return (module as { default?: string } | undefined)?.default;
 }
 
 /** The real Bun, locator and platform packages. */

@@ -87,7 +87,8 @@ export async function connectGramJS(
     connectionRetries: 5,
     retryDelay: 100,
     autoReconnect: true,
-    timeout: 10,
+    // seconds a request may wait for its answer: generous, so that a loaded machine is not mistaken for a dead server
+    timeout: 60,
   });
   await client.connect();
   return {
