@@ -117,6 +117,10 @@ step "type-check (tsc --noEmit: ts/, test/, bench/)" "$bin/tsc" --noEmit -p tsco
 step "type-check against Deno's own types (deno check)" \
     "$bin/deno" check ts/mod.ts ts/runtime/deno.ts ts/clients/gramjs.ts ts/clients/mtcute.ts
 step "lint (deno lint ts/)" "$bin/deno" lint ts/
+# A bench run writes to its scratch folder, never into the tracked bench/results/ or docs/ (a quick bench/threads.ts).
+step "bench results go to a scratch folder, the tree stays unchanged" bash -c 'before=$(git status --porcelain -- bench docs)
+    BENCH_QUICK=1 BENCH_RESULTS_DIR="$1" ./node_modules/.bin/bun bench/threads.ts >/dev/null && test -s "$1/bun-threads.json" &&
+    [ "$(git status --porcelain -- bench docs)" = "$before" ]' _ "$results/bench-scratch"
 backends=$(available_backends)
 if [ -z "$backends" ]; then record "list of available backends" 0 1; fi
 echo "== available backends: $backends"
