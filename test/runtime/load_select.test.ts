@@ -65,6 +65,14 @@ describe("runtime detection", () => {
 
   test("with no arguments, this process's runtime is detected and its real binding loads the dev build", () => {
     const runtime = "Bun" in globalThis ? "bun" : "Deno" in globalThis ? "deno" : "node";
-    expect(loadNative().runtime).toBe(runtime);
+    const native = loadNative();
+    expect(native.runtime).toBe(runtime);
+    expect(native.tg_version()).toMatch(/^\d+\.\d+\.\d+/);
+    // small and large outputs from the real allocators (Bun: new Uint8Array below 512 bytes, Bun.allocUnsafe from there)
+    for (const length of [16, 512, 4096]) {
+      const out = native.allocateOutput(length);
+      expect(out).toBeInstanceOf(Uint8Array);
+      expect(out.length).toBe(length);
+    }
   });
 });
