@@ -87,8 +87,7 @@ export async function connectGramJS(
     connectionRetries: 5,
     retryDelay: 100,
     autoReconnect: true,
-    // seconds a request may wait for its answer: generous, so that a loaded machine is not mistaken for a dead server
-    timeout: 60,
+    timeout: 10,
   });
   await client.connect();
   return {
