@@ -11,6 +11,7 @@ import process from "node:process";
 import { describe, expect, test } from "vitest";
 
 import { startServer } from "./server/server.ts";
+import { startSessionServer } from "./server_lifetime.ts";
 import { expectSame } from "../helpers/bytes.ts";
 
 const open = (host: string, port: number) =>
@@ -44,7 +45,7 @@ describe("the loopback server fixture", () => {
   });
 
   test("an encrypted packet under an unknown auth_key_id gets transport error -404, then the connection closes", async () => {
-    const server = await startServer({ timeoutMs: 10_000 });
+    const server = await startSessionServer("server.e2e.ts");
     try {
       const socket = await open(server.host, server.port);
       const done = closed(socket);
@@ -62,7 +63,7 @@ describe("the loopback server fixture", () => {
   });
 
   test("a connection it cannot read (an obfuscated header with an unknown protocol tag) is closed and recorded", async () => {
-    const server = await startServer({ timeoutMs: 10_000 });
+    const server = await startSessionServer("server.e2e.ts");
     try {
       const socket = await open(server.host, server.port);
       const done = closed(socket);
