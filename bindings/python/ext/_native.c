@@ -1213,6 +1213,10 @@ PyMODINIT_FUNC PyInit__native(void) {
 
     PyObject *m = PyModule_Create(&module_def);
     if (m == NULL) return NULL;
+#ifdef Py_GIL_DISABLED
+    /* Free-threaded CPython: importing this module keeps the GIL off. */
+    if (PyUnstable_Module_SetGIL(m, Py_MOD_GIL_NOT_USED) < 0) goto fail;
+#endif
     if (add_type(m, &ctr_context_spec, "CTRContext") < 0 || add_type(m, &ige_context_spec, "IGEContext") < 0 ||
         add_type(m, &cbc_context_spec, "CBCContext") < 0 || add_type(m, &auth_key_spec, "AuthKey") < 0)
         goto fail;
