@@ -1,29 +1,22 @@
 /* args.c - argument parsing, error helpers and wiping shared by the extension. */
 #include "native.h"
 
-const char MSG_EMPTY[] = "Data must not be empty";
-const char MSG_MULTIPLE[] = "Data size must match a multiple of 16 bytes";
-const char MSG_LARGE[] = "Data is too large (max 4294967295 bytes)";
-const char MSG_KEY[] = "Key size must be exactly 32 bytes";
-const char MSG_IV32[] = "IV size must be exactly 32 bytes";
-const char MSG_IV16[] = "IV size must be exactly 16 bytes";
-const char MSG_STATE_SIZE[] = "State size must be exactly 1 byte";
-const char MSG_STATE_VALUE[] = "State value must be in the range [0, 15]";
+#include "backend.h" /* tg_wipe: the core's wipe, the one every host uses */
+
+const char MSG_EMPTY[] = TG_MSG_EMPTY_DATA;
+const char MSG_MULTIPLE[] = TG_MSG_NOT_BLOCK_MULTIPLE;
+const char MSG_LARGE[] = TG_MSG_DATA_TOO_LARGE;
+const char MSG_KEY[] = TG_MSG_BAD_KEY_SIZE;
+const char MSG_IV32[] = TG_MSG_BAD_IV32_SIZE;
+const char MSG_IV16[] = TG_MSG_BAD_IV16_SIZE;
+const char MSG_STATE_SIZE[] = TG_MSG_BAD_STATE_SIZE;
+const char MSG_STATE_VALUE[] = TG_MSG_BAD_STATE_VALUE;
 
 /* ------------------------------------------------------------------------ */
 /* Small helpers                                                            */
 
-/* Zeroes n bytes in a way the compiler may not drop as a dead store. */
-void wipe(void *p, size_t n) {
-    if (n == 0) return;
-    memset(p, 0, n);
-#if defined(__GNUC__) || defined(__clang__)
-    __asm__ __volatile__("" : : "r"(p) : "memory");
-#else
-    volatile unsigned char *v = (volatile unsigned char *)p;
-    while (n--) *v++ = 0;
-#endif
-}
+/* Zeroes n bytes in a way no compiler may drop as a dead store (tg_wipe, csrc/backend.h). */
+void wipe(void *p, size_t n) { tg_wipe(p, n); }
 
 PyObject *value_error(const char *msg) {
     PyErr_SetString(PyExc_ValueError, msg);

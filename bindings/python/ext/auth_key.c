@@ -17,7 +17,7 @@ static PyObject *auth_key_new(PyTypeObject *type, PyObject *args, PyObject *kwds
     Py_buffer v;
     if (PyObject_GetBuffer(key_obj, &v, PyBUF_SIMPLE) != 0) return NULL;
     AuthKey *self = NULL;
-    if (v.len != TG_AUTH_KEY_SIZE) value_error("Auth key size must be exactly 256 bytes");
+    if (v.len != TG_AUTH_KEY_SIZE) value_error(TG_MSG_BAD_AUTH_KEY_SIZE);
     else {
         allocfunc alloc = (allocfunc)PyType_GetSlot(type, Py_tp_alloc);
         self = (AuthKey *)alloc(type, 0);
@@ -96,7 +96,7 @@ static PyObject *auth_key_encrypt(PyObject *o, PyObject *const *args, Py_ssize_t
     PyObject *out = NULL;
     uint8_t *joined = NULL, own_pad[PADDING_SLOT] = {0};
     tg_auth_key *key = NULL;
-    size_t total = 0;
+    size_t total = 0, joined_len = 0;
     if (nparts > 2 && (parts = PyMem_Malloc(sizeof(Py_buffer) * (size_t)nparts)) == NULL) {
         PyErr_NoMemory();
         goto done;
@@ -112,50 +112,60 @@ static PyObject *auth_key_encrypt(PyObject *o, PyObject *const *args, Py_ssize_t
     }
     if ((key = auth_key_get(k)) == NULL) goto done;
     if (total == 0) {
-        value_error("Plaintext must not be empty");
+        value_error(TG_MSG_EMPTY_PLAINTEXT);
         goto done;
     }
-    if (total < 32) {
-        value_error("Plaintext must be at least 32 bytes (salt, session_id, msg_id, seq_no, message_data_length)");
+    if (total < TG_LIMIT_MTPROTO_HEADER_SIZE) {
+        value_error(TG_MSG_SHORT_PLAINTEXT);
         goto done;
     }
     size_t pad_len;
     if (have_pad) {
         pad_len = (size_t)pad_view.len;
-        if (pad_len < 12 || pad_len > 1024) {
-            PyErr_Format(PyExc_ValueError, "Padding must be 12 to 1024 bytes (got %zu)", pad_len);
+        if (pad_len < TG_LIMIT_MIN_PADDING || pad_len > TG_LIMIT_MAX_PADDING) {
+            PyErr_Format(PyExc_ValueError, TG_MSG_BAD_PADDING_SIZE_FMT, pad_len);
             goto done;
         }
         if ((total + pad_len) % 16 != 0) {
-            PyErr_Format(PyExc_ValueError, "Plaintext plus padding must be a multiple of 16 bytes (got %zu + %zu)",
-                         total, pad_len);
+            PyErr_Format(PyExc_ValueError, TG_MSG_BAD_PADDING_TOTAL_FMT, total, pad_len);
             goto done;
         }
     } else {
-        pad_len = 12 + (16 - (total + 12) % 16) % 16;
+        pad_len = tg_rule_default_padding_length(total);
     }
-    if (total > (size_t)MAX_PACKET - 24 - pad_len) {
-        value_error("Message is too large (max 2147483647 bytes per packet)");
+    if (total > (size_t)MAX_PACKET - TG_LIMIT_MTPROTO_OVERHEAD - pad_len) {
+        value_error(TG_MSG_MESSAGE_TOO_LARGE);
         goto done;
     }
+    /* The plaintext as (head, body), as every host passes it: one or two
+     * parts as they are; with three or more, the parts before the last (or
+     * after the first, whichever side is shorter) joined into one buffer. */
     const uint8_t *head = NULL, *body = NULL;
     uint32_t head_len = 0, body_len = 0;
-    if (nparts == 1) {
-        body = parts[0].buf, body_len = (uint32_t)parts[0].len;
-    } else if (nparts == 2) {
-        head = parts[0].buf, head_len = (uint32_t)parts[0].len;
-        body = parts[1].buf, body_len = (uint32_t)parts[1].len;
+    if (nparts <= 2) {
+        if (nparts > 0) head = parts[0].buf, head_len = (uint32_t)parts[0].len;
+        if (nparts > 1) body = parts[1].buf, body_len = (uint32_t)parts[1].len;
     } else {
-        if ((joined = malloc(total)) == NULL) {
+        const Py_buffer *first = &parts[0], *last = &parts[nparts - 1];
+        const int join_head = last->len >= first->len;
+        const Py_ssize_t from = join_head ? 0 : 1, to = join_head ? nparts - 1 : nparts;
+        joined_len = total - (size_t)(join_head ? last->len : first->len);
+        if (joined_len != 0 && (joined = malloc(joined_len)) == NULL) {
             PyErr_NoMemory();
             goto done;
         }
         size_t at = 0;
-        for (Py_ssize_t i = 0; i < nparts; i++) {
+        for (Py_ssize_t i = from; i < to; i++) {
             if (parts[i].len != 0) memcpy(joined + at, parts[i].buf, (size_t)parts[i].len);
             at += (size_t)parts[i].len;
         }
-        body = joined, body_len = (uint32_t)total;
+        if (join_head) {
+            head = joined, head_len = (uint32_t)joined_len;
+            body = last->buf, body_len = (uint32_t)last->len;
+        } else {
+            head = first->buf, head_len = (uint32_t)first->len;
+            body = joined, body_len = (uint32_t)joined_len;
+        }
     }
     const uint8_t *pad;
     if (have_pad) {
@@ -185,7 +195,7 @@ done:
     if (key != NULL) auth_key_put(k);
     wipe(own_pad, sizeof own_pad);
     if (joined != NULL) {
-        wipe(joined, total);
+        wipe(joined, joined_len);
         free(joined);
     }
     if (have_pad) PyBuffer_Release(&pad_view);
@@ -196,7 +206,7 @@ done:
 }
 
 static PyObject *security_error(void) {
-    PyErr_SetString(SecurityError, "MTProto message rejected");
+    PyErr_SetString(SecurityError, TG_MSG_MTPROTO_REJECTED);
     return NULL;
 }
 
@@ -214,7 +224,7 @@ static PyObject *auth_key_decrypt(PyObject *o, PyObject *const *args, Py_ssize_t
     if (key == NULL) goto done;
     /* Lengths are public: reject what cannot be a packet before allocating. */
     const size_t len = (size_t)v.len;
-    if (len < 72 || len > (size_t)MAX_PACKET || (len - 24) % 16 != 0) {
+    if (!tg_rule_packet_length_possible(len)) {
         security_error();
         goto done;
     }

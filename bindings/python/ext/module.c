@@ -92,7 +92,7 @@ PyMODINIT_FUNC PyInit__native(void) {
     if (SecurityError == NULL) {
         SecurityError = PyErr_NewExceptionWithDoc(
             "tgcrypto_ffi.MtprotoSecurityError",
-            "An MTProto packet was rejected (any failed check; always the message \"MTProto message rejected\").",
+            "An MTProto packet was rejected (any failed check; always the message \"" TG_MSG_MTPROTO_REJECTED "\").",
             NULL, NULL);
         if (SecurityError == NULL) goto fail;
     }

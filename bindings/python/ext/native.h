@@ -45,14 +45,15 @@
 #include <string.h>
 
 #include "tgcrypto.h"
+#include "contract.h" /* generated from contract/rules.json: the limits, rules and messages of every host */
 
 /* Inputs from this size on run with the GIL released: releasing and taking
  * it back costs ~50 ns, about 40 bytes of IGE, and below a few KiB other
  * threads wait less than the switch would cost. */
 #define NOGIL_MIN 4096
 
-#define MAX_DATA 0xFFFFFFFFu
-#define MAX_PACKET 0x7FFFFFFF
+#define MAX_DATA TG_LIMIT_MAX_DATA_LENGTH
+#define MAX_PACKET TG_LIMIT_MAX_PACKET_SIZE
 
 
 /* A lock that is correct with and without the GIL. Waiting for it never
