@@ -16,7 +16,7 @@ import { ErrorCode, symbolTable } from "./abi_table.ts";
 /**
  * Kinds of C parameters used by the ABI.
  *
- * - `bytes`: `uint8_t *` / `const char *` (a Uint8Array is passed; never NULL from JS)
+ * - `bytes`: `uint8_t *`, `const char *` or `uint64_t *` (a Uint8Array is passed; never NULL from JS)
  * - `u32`: `uint32_t` (lengths: 32-bit on purpose, 64-bit types become BigInt in Deno)
  * - `u64`: `uint64_t` (only where 64 bits are the point: the PQ to factorize; passed as a bigint)
  * - `i32`: `int`
