@@ -90,6 +90,7 @@ step "test/vectors/mtproto.txt matches gen_mtproto.mjs" bash -c 'node test/vecto
 step "contract: generated files current, every host's table matches tgcrypto.h, each message written once" \
     node contract/check.mjs
 step "test/contract/cases.json matches gen_cases.mjs" bash -c 'node test/contract/gen_cases.mjs | cmp - test/contract/cases.json'
+step "tg_wipe survives -O2/-O3 on GNU C and other compilers' path (test/contract/wipe_kept.sh)" bash test/contract/wipe_kept.sh
 
 # ---- what ships: the 8-platform build, the npm packages, the examples ----
 step "zig build dist (8 platforms)" ./scripts/zig build dist
