@@ -25,9 +25,9 @@ export const MAX_PACKET_SIZE = 2147483647;
 export function defaultPaddingLength(length: number): number {
   return 12 + (16 - (length + 12) % 16) % 16;
 }
-/** Whether a received packet of `length` bytes can be valid at all (lengths are public: anything else is rejected before decrypting). */
-export function packetLengthPossible(length: number): boolean {
-  return length >= 72 && length <= 2147483647 && (length - 24) % 16 === 0;
+/** Whether a received packet of `length` bytes goes to tg_mtproto_decrypt: a shorter or longer one is rejected before (lengths are public); every other length, a partial block included, is rejected there like any failed check, with the whole output zeroed. */
+export function packetLengthInRange(length: number): boolean {
+  return length >= 72 && length <= 2147483647;
 }
 
 /** TgCrypto. */

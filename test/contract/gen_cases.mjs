@@ -7,7 +7,8 @@
 //
 // What must behave the same in every host: the default padding length, the
 // plaintext given as parts (any split encrypts as the concatenation), the
-// length rules of a received packet (decided before decrypting), and
+// length rules of a received packet (out of range: before decrypting; a
+// partial block: by the native check), and
 // TgCrypto's and the MTProto layer's argument messages in their order.
 //
 // Independent of the library: node:crypto only (AES-256 from aes-256-ecb /

@@ -34,7 +34,7 @@ import {
   MIN_PADDING,
   MTPROTO_HEADER_SIZE,
   MTPROTO_OVERHEAD,
-  packetLengthPossible,
+  packetLengthInRange,
   SHORT_PLAINTEXT,
 } from "../contract.ts";
 import { randomPaddingSlot } from "./padding.ts";
@@ -392,9 +392,10 @@ export class AuthKey implements Disposable {
     assertBytes(packet, "packet");
     checkOptions(options);
     const length = packet.length;
-    // Lengths are public: a packet that cannot be valid (too short, too long,
-    // or no whole number of blocks) never reaches C, in every host.
-    if (!packetLengthPossible(length)) throw new MtprotoSecurityError();
+    // Lengths are public: a packet too short or too long to be valid never
+    // reaches C (the rule every host applies; any other length is C's to
+    // reject, which zeroes the output).
+    if (!packetLengthInRange(length)) throw new MtprotoSecurityError();
     const fresh = out === FRESH;
     if (out === FRESH) out = allocate(length - MTPROTO_OVERHEAD) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
     else checkOutput(out, length - MTPROTO_OVERHEAD);

@@ -224,7 +224,7 @@ static PyObject *auth_key_decrypt(PyObject *o, PyObject *const *args, Py_ssize_t
     if (key == NULL) goto done;
     /* Lengths are public: reject what cannot be a packet before allocating. */
     const size_t len = (size_t)v.len;
-    if (!tg_rule_packet_length_possible(len)) {
+    if (!tg_rule_packet_length_in_range(len)) {
         security_error();
         goto done;
     }

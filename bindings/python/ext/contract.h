@@ -20,9 +20,9 @@
 static inline size_t tg_rule_default_padding_length(size_t length) {
     return 12 + (16 - (length + 12) % 16) % 16;
 }
-/* Whether a received packet of `length` bytes can be valid at all (lengths are public: anything else is rejected before decrypting). */
-static inline int tg_rule_packet_length_possible(size_t length) {
-    return length >= 72 && length <= 2147483647 && (length - 24) % 16 == 0;
+/* Whether a received packet of `length` bytes goes to tg_mtproto_decrypt: a shorter or longer one is rejected before (lengths are public); every other length, a partial block included, is rejected there like any failed check, with the whole output zeroed. */
+static inline int tg_rule_packet_length_in_range(size_t length) {
+    return length >= 72 && length <= 2147483647;
 }
 
 #define TG_MSG_EMPTY_DATA "Data must not be empty"
