@@ -1,8 +1,9 @@
 /**
- * Two checkouts of tgcrypto-ffi measured side by side in one process, for a
- * before/after comparison of a change: each root's `ts/mod.ts` is imported
- * (each loads its own zig-out/ build), and the rows alternate between the
- * two, round by round, so both see the same machine load.
+ * Two checkouts of tgcrypto-ffi measured side by side in one run, for a
+ * before/after comparison of a change: short child processes of the same
+ * runtime alternate between the two roots (each imports its root's
+ * `ts/mod.ts`, which loads that root's zig-out/ build), so both see the
+ * same machine load; the fastest run of each is kept.
  *
  *   bun  bench/side_by_side.ts BEFORE_ROOT AFTER_ROOT   (Bun: 64 B MTProto message encrypt)
  *   node bench/side_by_side.ts BEFORE_ROOT AFTER_ROOT   (Node.js: 16 B ige256EncryptInto)
@@ -13,17 +14,14 @@
  * same for both builds, so the difference is the binding's). Each figure is
  * the fastest of many short rounds (bench/lib/timing.ts).
  */
+import { execFileSync } from "node:child_process";
 import process from "node:process";
+import { fileURLToPath } from "node:url";
 
 import { cpuModel, runtimeInfo } from "./lib/env.ts";
 import { calibrate, sink, sinkChecksum, timeRounds } from "./lib/timing.ts";
 
 type Mod = typeof import("../ts/mod.ts");
-
-const roots = process.argv.slice(2);
-if (roots.length !== 2) throw new Error("usage: bench/side_by_side.ts BEFORE_ROOT AFTER_ROOT");
-const mods: Mod[] = [];
-for (const root of roots) mods.push(await import(`${root.replace(/\/$/, "")}/ts/mod.ts`) as Mod);
 const runtime = runtimeInfo();
 
 function row(mod: Mod): { name: string; run: (n: number) => number } {
@@ -50,15 +48,30 @@ function row(mod: Mod): { name: string; run: (n: number) => number } {
   };
 }
 
-const rows = mods.map(row);
-const calls = rows.map((r) => calibrate(r.run, 3));
-const best = [Infinity, Infinity];
-for (let pass = 0; pass < 40; pass++) {
-  for (const i of pass % 2 === 0 ? [0, 1] : [1, 0]) {
-    best[i] = Math.min(best[i]!, ...timeRounds(rows[i]!.run, calls[i]!, 5));
+const args = process.argv.slice(2);
+if (args[0] === "--one") {
+  // A child: one root's row, the fastest of 10 rounds, as "name\tns".
+  const r = row(await import(`${args[1]!.replace(/\/$/, "")}/ts/mod.ts`) as Mod);
+  const calls = calibrate(r.run, 3);
+  const best = Math.min(...timeRounds(r.run, calls, 10));
+  sink(sinkChecksum());
+  console.log(`${r.name}\t${best}`);
+} else {
+  // Two modules of the same API in one process would share (and deoptimise) call
+  // sites, so each measurement is a fresh child of this runtime, alternating.
+  if (args.length !== 2) throw new Error("usage: bench/side_by_side.ts BEFORE_ROOT AFTER_ROOT");
+  const self = fileURLToPath(import.meta.url);
+  const best = [Infinity, Infinity];
+  let name = "";
+  for (let pass = 0; pass < 16; pass++) {
+    for (const i of pass % 2 === 0 ? [0, 1] : [1, 0]) {
+      const line = execFileSync(process.execPath, [self, "--one", args[i]!], { encoding: "utf8" }).trim().split("\n").pop()!;
+      const [rowName, ns] = line.split("\t");
+      name = rowName!;
+      best[i] = Math.min(best[i]!, Number(ns));
+    }
   }
+  console.log(`${runtime.name} ${runtime.version}, ${cpuModel()}: ${name}, fastest of 16 runs x 10 rounds each`);
+  console.log(`  before (${args[0]}): ${best[0]!.toFixed(1)} ns`);
+  console.log(`  after  (${args[1]}): ${best[1]!.toFixed(1)} ns  (${((best[1]! / best[0]! - 1) * 100).toFixed(1)}%)`);
 }
-sink(sinkChecksum());
-console.log(`${runtime.name} ${runtime.version}, ${cpuModel()}: ${rows[0]!.name}`);
-console.log(`  before (${roots[0]}): ${best[0]!.toFixed(1)} ns`);
-console.log(`  after  (${roots[1]}): ${best[1]!.toFixed(1)} ns  (${((best[1]! / best[0]! - 1) * 100).toFixed(1)}%)`);
