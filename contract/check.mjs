@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-import { checkNative, checkNodeAddon, checkPython, pythonExtensionSources } from "./check_hosts.mjs";
+import { checkNative, checkNodeAddon, checkPython, checkStrerror, pythonExtensionSources } from "./check_hosts.mjs";
 import { duplicatedMessages } from "./check_messages.mjs";
 import { ROOT, staleGeneratedFiles } from "./generate.mjs";
 import { readHeader } from "./header.mjs";
@@ -24,6 +24,7 @@ export function contractDrifts(root = ROOT, header = join(root, "csrc/tgcrypto.h
   const rules = JSON.parse(read("contract/rules.json"));
   return [
     ...staleGeneratedFiles(root, header).map((path) => `${path} is stale: run node contract/generate.mjs`),
+    ...checkStrerror(abi, read("csrc/api.c")),
     ...checkNative(abi, read("ts/runtime/native.ts")),
     ...checkNodeAddon(abi, read("bindings/node/addon.c")),
     ...checkPython(abi, pythonExtensionSources(root), read("bindings/python/src/tgcrypto_ffi/_native.pyi")),

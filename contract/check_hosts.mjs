@@ -2,6 +2,7 @@
 // csrc/tgcrypto.h (header.mjs). Every function returns a list of drifts
 // (empty: in step); check.mjs prints them and fails.
 //
+//   - csrc/api.c: tg_strerror has a case for every return code.
 //   - ts/runtime/native.ts: the `Native` interface has one member per C
 //     function with as many parameters, and nativeFromSymbols fills each.
 //   - bindings/node/addon.c: the registration table names every C function
@@ -84,6 +85,17 @@ function callArityDrifts(host, code, abi) {
     }
   }
   return drifts;
+}
+
+/* ------------------------------------------------------------------------ */
+/* csrc/api.c: tg_strerror describes every code                             */
+
+export function checkStrerror(abi, apiSource) {
+  const code = stripC(apiSource);
+  const start = code.indexOf("tg_strerror(int code)");
+  const body = start < 0 ? "" : braceBody(code, code.indexOf("{", start));
+  const described = new Set([...body.matchAll(/case (TG_\w+):/g)].map((m) => m[1]));
+  return abi.errors.filter((e) => !described.has(e.name)).map((e) => `api.c: tg_strerror has no case for ${e.name}`);
 }
 
 /* ------------------------------------------------------------------------ */
