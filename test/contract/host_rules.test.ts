@@ -5,7 +5,8 @@
  * runs the same file against the Python extension. Each case holds in every
  * host: the default padding length, a plaintext given as parts, the lengths
  * of a received packet rejected before decrypting, and the argument
- * messages in TgCrypto's order.
+ * messages in TgCrypto's order; the contexts' chunks (an empty chunk is an
+ * empty result) and rules.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
@@ -13,10 +14,13 @@ import {
   AuthKey,
   cbc256Decrypt,
   cbc256Encrypt,
+  CbcContext,
   ctr256Decrypt,
   ctr256Encrypt,
+  CtrContext,
   ige256Decrypt,
   ige256Encrypt,
+  IgeContext,
   MtprotoSecurityError,
 } from "../../ts/mod.ts";
 
@@ -27,6 +31,16 @@ interface Cases {
   encrypt_errors: { name: string; parts: string[]; padding?: string; message: string }[];
   decrypt: { name: string; packet: string; server?: boolean; plaintext: string | null }[];
   aes: { name: string; fn: string; data: string; key: string; iv: string; state?: string; out?: string; message?: string }[];
+  contexts: {
+    name: string;
+    kind: "ctr" | "ige" | "cbc";
+    key: string;
+    iv: string;
+    state?: number;
+    chunks: string[];
+    out?: string[];
+    message?: string;
+  }[];
 }
 
 const cases = JSON.parse(readFileSync(new URL("./cases.json", import.meta.url), "utf8")) as Cases;
@@ -86,5 +100,26 @@ describe("TgCrypto's one-shot calls: known answers and rules in TgCrypto's order
     const call = () => AES[c.fn]!(bytes(c.data), bytes(c.key), bytes(c.iv), bytes(c.state ?? "00"));
     if (c.message !== undefined) expect(call).toThrow(new RangeError(c.message));
     else expect(hex(call())).toBe(c.out);
+  });
+});
+
+describe("contexts: chunks continue one stream, and the same rules", () => {
+  test.each(cases.contexts)("$name", (c) => {
+    const open = () =>
+      c.kind === "ctr"
+        ? new CtrContext(bytes(c.key), bytes(c.iv), c.state ?? 0)
+        : c.kind === "ige"
+        ? new IgeContext(bytes(c.key), bytes(c.iv))
+        : new CbcContext(bytes(c.key), bytes(c.iv));
+    const run = () => {
+      const context = open();
+      try {
+        return c.chunks.map((chunk) => hex(context.update(bytes(chunk))));
+      } finally {
+        context.dispose();
+      }
+    };
+    if (c.message !== undefined) expect(run).toThrow(new RangeError(c.message));
+    else expect(run()).toEqual(c.out);
   });
 });

@@ -95,8 +95,14 @@ static PyObject *context_update(PyObject *o, PyObject *data) {
     if (PyObject_GetBuffer(data, &v, PyBUF_SIMPLE) != 0) return NULL;
     PyObject *out = NULL;
     const Py_ssize_t len = v.len;
-    if (len == 0) value_error(MSG_EMPTY);
-    else if (c->kind != KIND_CTR && len % 16 != 0) value_error(MSG_MULTIPLE);
+    /* Empty data is an empty chunk, as in every host (a stream may yield
+     * one); a closed context is still an error. */
+    if (len == 0) {
+        ext_lock_acquire(&c->lock);
+        if (c->ctx == NULL) closed_error(c);
+        else out = PyBytes_FromStringAndSize(NULL, 0);
+        ext_lock_release(&c->lock);
+    } else if (c->kind != KIND_CTR && len % 16 != 0) value_error(MSG_MULTIPLE);
     else if ((size_t)len > MAX_DATA) value_error(MSG_LARGE);
     else if ((out = PyBytes_FromStringAndSize(NULL, len)) != NULL) {
         ext_lock_acquire(&c->lock);

@@ -4,7 +4,8 @@ Python extension; test/contract/host_rules.test.ts runs the same file against
 the TypeScript API in Bun, Deno and Node.js. Each case holds in every host:
 the default padding length, a plaintext given as parts (a list or a tuple),
 the lengths of a received packet rejected before decrypting, and the
-argument messages in TgCrypto's order (TS RangeError = Python ValueError).
+argument messages in TgCrypto's order (TS RangeError = Python ValueError);
+the contexts' chunks (an empty chunk is an empty result) and rules.
 """
 import json
 import os
@@ -89,3 +90,24 @@ def test_tgcrypto_calls(case):
         assert str(raised.value) == case["message"]
     else:
         assert aes_call(case).hex() == case["out"]
+
+
+CONTEXTS = {"ctr": tgcrypto_ffi.CTRContext, "ige": tgcrypto_ffi.IGEContext, "cbc": tgcrypto_ffi.CBCContext}
+
+
+def run_context(case):
+    args = [bytes.fromhex(case["key"]), bytes.fromhex(case["iv"])]
+    if "state" in case:
+        args.append(case["state"])
+    with CONTEXTS[case["kind"]](*args) as context:
+        return [context.update(bytes.fromhex(chunk)).hex() for chunk in case["chunks"]]
+
+
+@pytest.mark.parametrize("case", CASES["contexts"], ids=ids(CASES["contexts"]))
+def test_contexts(case):
+    if "message" in case:
+        with pytest.raises(ValueError) as raised:
+            run_context(case)
+        assert str(raised.value) == case["message"]
+    else:
+        assert run_context(case) == case["out"]
