@@ -3,7 +3,9 @@
  * before/after comparison of a change: short child processes of the same
  * runtime alternate between the two roots (each imports its root's
  * `ts/mod.ts`, which loads that root's zig-out/ build), so both see the
- * same machine load; the fastest run of each is kept.
+ * same machine load; each figure is process CPU time per call (not wall
+ * time: the waits for a core of a loaded machine are left out), the fastest
+ * run of each.
  *
  *   bun  bench/side_by_side.ts BEFORE_ROOT AFTER_ROOT   (Bun: 64 B MTProto message encrypt)
  *   node bench/side_by_side.ts BEFORE_ROOT AFTER_ROOT   (Node.js: 16 B ige256EncryptInto)
@@ -11,8 +13,7 @@
  * Rows: Bun runs the 64 B `AuthKey.encryptMessage` (default padding, the
  * CSPRNG pool included); Node.js runs the 16 B `ige256EncryptInto`, the
  * binding-overhead row of bench/node_binding.ts (whose C-side cost is the
- * same for both builds, so the difference is the binding's). Each figure is
- * the fastest of many short rounds (bench/lib/timing.ts).
+ * same for both builds, so the difference is the binding's).
  */
 import { execFileSync } from "node:child_process";
 import process from "node:process";
@@ -51,9 +52,19 @@ function row(mod: Mod): { name: string; run: (n: number) => number } {
 const args = process.argv.slice(2);
 if (args[0] === "--one") {
   // A child: one root's row, the fastest of 10 rounds, as "name\tns".
+  // Process CPU time (user + system) over rounds of ~200 ms: the scheduler
+  // tick that getrusage counts in is then under 2% of a round, and the waits
+  // for a core on a loaded machine are not counted.
   const r = row(await import(`${args[1]!.replace(/\/$/, "")}/ts/mod.ts`) as Mod);
-  const calls = calibrate(r.run, 3);
-  const best = Math.min(...timeRounds(r.run, calls, 10));
+  const calls = calibrate(r.run, 200);
+  timeRounds(r.run, calls, 1); // warm-up
+  let best = Infinity;
+  for (let round = 0; round < 3; round++) {
+    const start = process.cpuUsage();
+    sink(r.run(calls));
+    const used = process.cpuUsage(start);
+    best = Math.min(best, ((used.user + used.system) * 1000) / calls);
+  }
   sink(sinkChecksum());
   console.log(`${r.name}\t${best}`);
 } else {
@@ -63,7 +74,7 @@ if (args[0] === "--one") {
   const self = fileURLToPath(import.meta.url);
   const best = [Infinity, Infinity];
   let name = "";
-  for (let pass = 0; pass < 16; pass++) {
+  for (let pass = 0; pass < 8; pass++) {
     for (const i of pass % 2 === 0 ? [0, 1] : [1, 0]) {
       const line = execFileSync(process.execPath, [self, "--one", args[i]!], { encoding: "utf8" }).trim().split("\n").pop()!;
       const [rowName, ns] = line.split("\t");
@@ -71,7 +82,7 @@ if (args[0] === "--one") {
       best[i] = Math.min(best[i]!, Number(ns));
     }
   }
-  console.log(`${runtime.name} ${runtime.version}, ${cpuModel()}: ${name}, fastest of 16 runs x 10 rounds each`);
+  console.log(`${runtime.name} ${runtime.version}, ${cpuModel()}: ${name}, process CPU time, fastest of 8 runs x 3 rounds each`);
   console.log(`  before (${args[0]}): ${best[0]!.toFixed(1)} ns`);
   console.log(`  after  (${args[1]}): ${best[1]!.toFixed(1)} ns  (${((best[1]! / best[0]! - 1) * 100).toFixed(1)}%)`);
 }
