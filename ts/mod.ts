@@ -1,8 +1,7 @@
 /**
  * tgcrypto-ffi: native Telegram cryptography (AES-256 IGE/CTR/CBC, SHA-256 and
- * SHA-1, the MTProto 2.0 message layer, PQ factorization) for Bun, Deno and
- * Node.js: through bun:ffi, Deno.dlopen, and in Node.js the package's Node-API
- * addon (see `runtime/load.ts`). The client drop-ins are separate entries
+ * SHA-1, the MTProto 2.0 message layer, PQ factorization) for Bun and Deno,
+ * through their built-in FFI. The client drop-ins are separate entries
  * (`tgcrypto-ffi/gramjs`, `tgcrypto-ffi/mtcute`); this one knows no client.
  *
  * ```ts
@@ -10,10 +9,9 @@
  * const encrypted = ige256Encrypt(data, key, iv);
  * ```
  *
- * Importing loads the native library (see `runtime/locate.ts`: `TGCRYPTO_LIB`, then
+ * Importing loads the shared library (see `runtime/locate.ts`: `TGCRYPTO_LIB`, then
  * the dev build in zig-out/, then the platform package
- * `tgcrypto-ffi-<platform>` from npm; Node.js takes the addon beside it) and
- * selects the fastest AES backend.
+ * `tgcrypto-ffi-<platform>` from npm) and selects the fastest AES backend.
  * In Deno, run with `--allow-ffi` (plus `--allow-env` for the environment
  * variables and `--allow-read` to check the candidates).
  *

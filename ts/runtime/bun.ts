@@ -113,7 +113,7 @@ function libraryInPlatformPackage(packageName: string): string | undefined {
 }
 
 /**
- * Opens the library found by {@link locateNative} and returns its functions.
+ * Opens the library found by {@link locateLibrary} and returns its functions.
  *
  * @throws {Error} when the library is missing or cannot be loaded (the
  *   loader's error is kept as `cause`).
