@@ -113,11 +113,36 @@ void tg_test_clean(const void *p);
 #  define TG_TEST_CLEAN(p) ((void)0)
 #endif
 
-/* Zero secrets so the compiler cannot drop the stores as dead. */
+/* Zero secrets so that no compiler can drop the stores as dead, whatever it
+ * knows about the buffer afterwards (freed, out of scope, never read):
+ *   - GNU C (gcc, clang, zig cc: every build of this project): memset, then
+ *     an asm barrier that takes the pointer and clobbers memory, so the
+ *     compiler must assume the zeroes are read (the stores stay inline:
+ *     this runs several times per MTProto message);
+ *   - any other compiler: explicit_bzero where the C library declares it
+ *     (glibc 2.25+ outside strict ISO mode, the BSDs), SecureZeroMemory
+ *     where <windows.h> is already included (MSVC; it is not pulled in here,
+ *     its macros would leak into every source), else memset called through
+ *     a volatile function pointer: the compiler must load the pointer at run
+ *     time and cannot assume it is memset, so the call and its stores stay.
+ * The Python extension wipes its own temporaries with this function too. */
+#if !defined(__GNUC__) && !defined(__clang__) && \
+    ((defined(__GLIBC__) && defined(__USE_MISC) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 25))) || \
+     defined(__OpenBSD__) || defined(__FreeBSD__) || defined(__NetBSD__))
+#  define TG_WIPE_EXPLICIT_BZERO 1
+#endif
 static inline void tg_wipe(void *p, size_t n) {
+    if (n == 0) return;
+#if defined(__GNUC__) || defined(__clang__)
     memset(p, 0, n);
-#if defined(__GNUC__)
     __asm__ __volatile__("" : : "r"(p) : "memory");
+#elif defined(TG_WIPE_EXPLICIT_BZERO)
+    explicit_bzero(p, n);
+#elif defined(_WIN32) && defined(SecureZeroMemory)
+    SecureZeroMemory(p, n);
+#else
+    static void *(*const volatile memset_at_run_time)(void *, int, size_t) = memset;
+    memset_at_run_time(p, 0, n);
 #endif
 }
 

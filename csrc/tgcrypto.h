@@ -1,11 +1,23 @@
 /*
- * tgcrypto.h - AES-256 in the three modes Telegram uses:
- *   IGE (MTProto 2.0 messages), CTR (CDN files, obfuscated transport),
- *   CBC (Passport).
+ * tgcrypto.h - the cryptography Telegram clients need, as one flat C ABI:
+ *   - AES-256 in the three modes Telegram uses: IGE (MTProto 2.0 messages),
+ *     CTR (CDN files, obfuscated transport), CBC (Passport);
+ *   - SHA-256 and SHA-1, one-shot and multi-part;
+ *   - the MTProto 2.0 message layer (encrypt / check and decrypt a packet);
+ *   - PQ factorization for the auth key exchange.
  *
- * Flat C ABI meant for FFI: only pointers, 32-bit lengths and int return
- * codes. Every function is thread-safe. The fastest AES implementation the
- * CPU supports is chosen once at run time (see tg_backend()).
+ * Meant for FFI: only pointers, fixed-width integers and int return codes.
+ * Every data length is a uint32_t; the only 64-bit values are the pq to
+ * factorize and its factors. Every function is thread-safe. The fastest AES
+ * implementation the CPU supports is chosen once at run time (see
+ * tg_backend()).
+ *
+ * This header is the one description of the ABI: contract/header.mjs reads
+ * the TG_API declarations and TG_OK / TG_ERR_* below, generates the
+ * TypeScript symbol table and ErrorCode from them, and checks the Node addon
+ * and the Python extension against them (`node contract/check.mjs`, part of
+ * `npm test`). Keep one declaration per `TG_API ...;` and one code per
+ * `#define TG_ERR_*` line.
  *
  * Buffers:
  *   - `out` may be exactly `in` (in place); any other overlap is rejected

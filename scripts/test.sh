@@ -87,6 +87,10 @@ if needs python3 have python3; then
     step "test/vectors/pq.txt matches test/vectors/gen_pq.py" bash -c 'diff <(python3 test/vectors/gen_pq.py) test/vectors/pq.txt'
 else skip "sha_generated.txt, aes_neon.c tables and pq.txt match their Python generators"; fi
 step "test/vectors/mtproto.txt matches gen_mtproto.mjs" bash -c 'node test/vectors/gen_mtproto.mjs | cmp - test/vectors/mtproto.txt'
+step "contract: generated files current, every host's table matches tgcrypto.h, each message written once" \
+    node contract/check.mjs
+step "test/contract/cases.json matches gen_cases.mjs" bash -c 'node test/contract/gen_cases.mjs | cmp - test/contract/cases.json'
+step "tg_wipe survives -O2/-O3 on GNU C and other compilers' path (test/contract/wipe_kept.sh)" bash test/contract/wipe_kept.sh
 
 # ---- what ships: the 8-platform build, the npm packages, the examples ----
 step "zig build dist (8 platforms)" ./scripts/zig build dist

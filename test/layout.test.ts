@@ -1,7 +1,8 @@
 /**
  * The import rule of ts/: the folders are layers, and imports run one way,
  *
- *   clients/  ->  mod.ts (the public entry) -> api.ts -> aes/, mtproto/ -> errors.ts, validate.ts -> runtime/
+ *   clients/  ->  mod.ts (the public entry) -> api.ts -> aes/, mtproto/ -> errors.ts, validate.ts,
+ *   contract.ts (generated from contract/rules.json) -> runtime/
  *
  * with no circle between folders, the main entry knowing no client, each
  * client using only the public entry, and the FFI modules (`bun:ffi`, the
@@ -24,7 +25,7 @@ type Layer = "entry" | "aes" | "mtproto" | "shared" | "runtime" | "clients";
 /** Which layer a file of ts/ (path relative to ts/, "/"-separated) belongs to; undefined: no rule. */
 function layerOf(file: string): Layer | undefined {
   if (file === "mod.ts" || file === "api.ts") return "entry";
-  if (file === "errors.ts" || file === "validate.ts") return "shared";
+  if (file === "errors.ts" || file === "validate.ts" || file === "contract.ts") return "shared";
   const folder = file.includes("/") ? file.slice(0, file.indexOf("/")) : undefined;
   if (folder === "aes" || folder === "mtproto" || folder === "runtime" || folder === "clients") return folder;
   return undefined;

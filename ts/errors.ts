@@ -7,7 +7,7 @@
 
 import { strerror } from "./runtime/bound.ts";
 import { ErrorCode } from "./runtime/symbols.ts";
-import { PARTIAL_OVERLAP } from "./validate.ts";
+import { MTPROTO_REJECTED, PARTIAL_OVERLAP } from "./contract.ts";
 
 /** An error code returned by the native library (see {@link ErrorCode}). */
 export class TgCryptoError extends Error {
@@ -33,8 +33,8 @@ export function nativeError(code: number): Error {
 }
 
 
-/** The one message of every {@link MtprotoSecurityError}. */
-export const MTPROTO_REJECTED = "MTProto message rejected";
+/** The one message of every {@link MtprotoSecurityError} (from contract/rules.json). */
+export { MTPROTO_REJECTED };
 
 /**
  * A received MTProto packet failed a check (length, auth_key_id, msg_key,

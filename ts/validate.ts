@@ -5,6 +5,21 @@
  * @module
  */
 
+// The messages (TgCrypto's wording) and the uint32_t length limit come from
+// contract/rules.json, through the generated ts/contract.ts.
+import {
+  BAD_IV16_SIZE,
+  BAD_IV32_SIZE,
+  BAD_KEY_SIZE,
+  BAD_STATE_SIZE,
+  BAD_STATE_VALUE,
+  DATA_TOO_LARGE,
+  EMPTY_DATA,
+  MAX_DATA_LENGTH,
+  NOT_BLOCK_MULTIPLE,
+  outputTooSmall,
+} from "./contract.ts";
+
 /* ------------------------------------------------------------------------ */
 /* Constants and messages (TgCrypto's wording)                              */
 
@@ -13,18 +28,19 @@ export const IGE_IV_SIZE = 32;
 export const CTR_IV_SIZE = 16;
 export const CBC_IV_SIZE = 16;
 export const MAX_STATE = 15;
-/** Lengths cross the FFI as uint32_t. */
-export const MAX_DATA_LENGTH = 0xffffffff;
 
-export const EMPTY_DATA = "Data must not be empty";
-export const NOT_BLOCK_MULTIPLE = "Data size must match a multiple of 16 bytes";
-export const DATA_TOO_LARGE = "Data is too large (max 4294967295 bytes)";
-export const BAD_KEY_SIZE = "Key size must be exactly 32 bytes";
-export const BAD_IV32_SIZE = "IV size must be exactly 32 bytes";
-export const BAD_IV16_SIZE = "IV size must be exactly 16 bytes";
-export const BAD_STATE_SIZE = "State size must be exactly 1 byte";
-export const BAD_STATE_VALUE = "State value must be in the range [0, 15]";
-export const PARTIAL_OVERLAP = "Output must not partially overlap the input";
+export {
+  BAD_IV16_SIZE,
+  BAD_IV32_SIZE,
+  BAD_KEY_SIZE,
+  BAD_STATE_SIZE,
+  BAD_STATE_VALUE,
+  DATA_TOO_LARGE,
+  EMPTY_DATA,
+  MAX_DATA_LENGTH,
+  NOT_BLOCK_MULTIPLE,
+};
+export { PARTIAL_OVERLAP } from "./contract.ts";
 
 /* ------------------------------------------------------------------------ */
 /* Validation (TgCrypto's order: types, data, key, iv, state)               */
@@ -91,7 +107,7 @@ export function checkCtrCall(data: Uint8Array, key: Uint8Array, iv: Uint8Array, 
 
 /** `out` must hold `length` bytes (its type was checked first). */
 export function checkOutput(out: Uint8Array, length: number): void {
-  if (out.length < length) throw new RangeError(`Output buffer is too small (need ${length} bytes)`);
+  if (out.length < length) throw new RangeError(outputTooSmall(length));
 }
 
 /** What an `...Into` call returns: `out` itself when it is exactly `length` long. */

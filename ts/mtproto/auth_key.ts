@@ -22,29 +22,29 @@ import { nativeCreated, nativeReleased } from "../runtime/gc_pressure.ts";
 import type { ContextHandle } from "../runtime/native.ts";
 import { ErrorCode } from "../runtime/symbols.ts";
 import { assertBytes, checkOutput, written } from "../validate.ts";
-import { defaultPaddingLength, randomPaddingSlot } from "./padding.ts";
+import {
+  BAD_AUTH_KEY_SIZE,
+  badPaddingSize,
+  badPaddingTotal,
+  defaultPaddingLength,
+  EMPTY_PLAINTEXT,
+  MAX_PACKET_SIZE,
+  MAX_PADDING,
+  MESSAGE_TOO_LARGE,
+  MIN_PADDING,
+  MTPROTO_HEADER_SIZE,
+  MTPROTO_OVERHEAD,
+  packetLengthInRange,
+  SHORT_PLAINTEXT,
+} from "../contract.ts";
+import { randomPaddingSlot } from "./padding.ts";
 
 /** TG_AUTH_KEY_SIZE. */
 export const AUTH_KEY_SIZE = 256;
-/** auth_key_id (8) + msg_key (16) in front of the ciphertext. */
-export const MTPROTO_OVERHEAD = 24;
-/** salt, session_id, msg_id, seq_no, message_data_length. */
-export const MTPROTO_HEADER_SIZE = 32;
-/** Smallest possible packet: overhead + 32-byte header + 12 bytes of padding, rounded up to 16. */
-const MIN_PACKET_SIZE = MTPROTO_OVERHEAD + 48;
-/** Largest packet the C layer takes (2^31 - 1). */
-export const MAX_PACKET_SIZE = 0x7fffffff;
-export const MIN_PADDING = 12;
-export const MAX_PADDING = 1024;
+export { MAX_PACKET_SIZE, MAX_PADDING, MIN_PADDING, MTPROTO_HEADER_SIZE, MTPROTO_OVERHEAD };
 
 const FROM_CLIENT = 0;
 const FROM_SERVER = 8;
-
-const BAD_AUTH_KEY_SIZE = "Auth key size must be exactly 256 bytes";
-const EMPTY_PLAINTEXT = "Plaintext must not be empty";
-const SHORT_PLAINTEXT =
-  "Plaintext must be at least 32 bytes (salt, session_id, msg_id, seq_no, message_data_length)";
-const TOO_LARGE = "Message is too large (max 2147483647 bytes per packet)";
 
 /** Options of {@link AuthKey.encryptMessage}. */
 export interface EncryptMessageOptions {
@@ -198,9 +198,9 @@ function paddingLength(options: EncryptMessageOptions | undefined, length: numbe
   if (given === undefined) return defaultPaddingLength(length);
   assertBytes(given, "options.padding");
   const n = given.length;
-  if (n < MIN_PADDING || n > MAX_PADDING) throw new RangeError(`Padding must be 12 to 1024 bytes (got ${n})`);
+  if (n < MIN_PADDING || n > MAX_PADDING) throw new RangeError(badPaddingSize(n));
   if ((length + n) % 16 !== 0) {
-    throw new RangeError(`Plaintext plus padding must be a multiple of 16 bytes (got ${length} + ${n})`);
+    throw new RangeError(badPaddingTotal(length, n));
   }
   return n;
 }
@@ -324,7 +324,7 @@ export class AuthKey implements Disposable {
     checkPlaintextLength(length);
     const padLength = paddingLength(options, length);
     const packetLength = MTPROTO_OVERHEAD + length + padLength;
-    if (packetLength > MAX_PACKET_SIZE) throw new RangeError(TOO_LARGE);
+    if (packetLength > MAX_PACKET_SIZE) throw new RangeError(MESSAGE_TOO_LARGE);
     const fresh = out === FRESH;
     if (out === FRESH) out = allocate(packetLength) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
     else checkOutput(out, packetLength);
@@ -392,8 +392,10 @@ export class AuthKey implements Disposable {
     assertBytes(packet, "packet");
     checkOptions(options);
     const length = packet.length;
-    // Lengths are public: a packet that cannot be valid never reaches C.
-    if (length < MIN_PACKET_SIZE || length > MAX_PACKET_SIZE) throw new MtprotoSecurityError();
+    // Lengths are public: a packet too short or too long to be valid never
+    // reaches C (the rule every host applies; any other length is C's to
+    // reject, which zeroes the output).
+    if (!packetLengthInRange(length)) throw new MtprotoSecurityError();
     const fresh = out === FRESH;
     if (out === FRESH) out = allocate(length - MTPROTO_OVERHEAD) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
     else checkOutput(out, length - MTPROTO_OVERHEAD);

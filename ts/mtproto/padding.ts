@@ -30,7 +30,5 @@ export function randomPaddingSlot(): Uint8Array {
   return slots[nextSlot++]!;
 }
 
-/** The shortest valid padding for a plaintext of `length` bytes: 12..27, total a multiple of 16. */
-export function defaultPaddingLength(length: number): number {
-  return 12 + ((16 - ((length + 12) % 16)) % 16);
-}
+/** The shortest valid padding (12..27 bytes), the rule every host applies: from contract/rules.json. */
+export { defaultPaddingLength } from "../contract.ts";

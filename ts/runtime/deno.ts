@@ -57,7 +57,7 @@ export function denoDefinitions(): Record<string, { parameters: string[]; result
 }
 
 /**
- * Opens the library found by {@link locateLibrary} and returns its functions.
+ * Opens the library found by {@link locateNative} and returns its functions.
  *
  * @throws {Error} when the library is missing or cannot be loaded (the
  *   loader's error is kept as `cause`); Deno permission errors are rethrown

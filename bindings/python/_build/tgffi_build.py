@@ -1,9 +1,8 @@
 """tgffi_build: the in-tree PEP 517 build backend of tgcrypto-ffi, and the wheel
 builder that build_wheels.py uses for the eight release targets.
 
-The extension module tgcrypto_ffi._native is one C file (ext/_native.c)
-plus the core's sources (csrc/*.c), compiled and linked in one `zig cc`
-command:
+The extension module tgcrypto_ffi._native is the C files of ext/ plus the
+core's sources (csrc/*.c), compiled and linked in one `zig cc` command:
 
 - always for an explicit target with a baseline CPU (-mcpu=baseline): the
   hardware paths are chosen at run time, so a wheel never assumes the build
@@ -227,12 +226,12 @@ def write_def(path, dll):
 
 
 def compile_extension(out, *, target=None, include_dirs, limited, zig, work, python_dll="python3.dll"):
-    """Compiles ext/_native.c + csrc/*.c into the shared module `out`.
+    """Compiles ext/*.c + csrc/*.c into the shared module `out`.
 
     target: a TARGETS key (zig only), or None for the native platform with a
     plain C compiler. include_dirs: CPython headers. limited: abi3 build."""
     csrc = csrc_dir()
-    sources = [ROOT / "ext" / "_native.c"] + sorted(csrc.glob("*.c"))
+    sources = sorted((ROOT / "ext").glob("*.c")) + sorted(csrc.glob("*.c"))
     flags = [
         "-shared", "-std=c11", "-O3", "-fvisibility=hidden", "-DTG_API=", "-DNDEBUG",
         "-Wall", "-Wextra", "-Werror=vla",
@@ -241,7 +240,7 @@ def compile_extension(out, *, target=None, include_dirs, limited, zig, work, pyt
         flags.append("-Werror")
     if limited:
         flags.append(f"-DPy_LIMITED_API={LIMITED_API}")
-    flags += [f"-I{csrc}"] + [f"-I{d}" for d in include_dirs]
+    flags += [f"-I{csrc}", f"-I{ROOT / 'ext'}"] + [f"-I{d}" for d in include_dirs]
     native_os = {"darwin": "darwin", "win32": "windows"}.get(sys.platform, "linux")
     if zig is not None:
         # never the build machine's CPU: plain `zig cc` would enable its AVX2/VAES everywhere
@@ -378,7 +377,8 @@ def build_native_wheel(out_dir):
         return write_wheel(out_dir, py_tag, abi_tag, plat, ext_name, out.read_bytes())
 
 
-SDIST_FILES = ("pyproject.toml", "README.md", "_build/tgffi_build.py", "_build/cross/pyconfig.h", "ext/_native.c")
+SDIST_FILES = ("pyproject.toml", "README.md", "_build/tgffi_build.py", "_build/cross/pyconfig.h") + tuple(
+    f"ext/{p.name}" for p in sorted((ROOT / "ext").iterdir()) if p.suffix in (".c", ".h"))
 
 
 def build_sdist_to(out_dir):
