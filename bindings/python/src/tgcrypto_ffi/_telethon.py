@@ -113,13 +113,18 @@ def fused_state_methods(module, stock_encrypt, stock_decrypt):
 
 class NativeCTR:
     """Stands in for pyaes.AESModeOfOperationCTR as AESModeCTR's ``_aes``: encrypt and decrypt
-    are the one CTRContext's update (one keystream, as pyaes)."""
+    are the one CTRContext's update (one keystream, as pyaes); empty data gives b"" (as
+    pyaes; the context refuses it)."""
 
-    __slots__ = ("encrypt", "decrypt", "context")
+    __slots__ = ("_update",)
 
     def __init__(self, key, iv):
-        self.context = CTRContext(key, iv)
-        self.encrypt = self.decrypt = self.context.update
+        self._update = CTRContext(key, iv).update
+
+    def encrypt(self, data):
+        return self._update(data) if len(data) else b""
+
+    decrypt = encrypt
 
 
 def fused_ctr_init(stock_init):
