@@ -8,6 +8,8 @@ bytes object, whose hash Python computes once. It holds at most ``_LIMIT`` keys 
 emptied, never closed, when full: a thread may still be using an evicted ``AuthKey``, which
 wipes its native copy when the last reference goes.
 """
+import struct
+
 from ._native import AuthKey
 
 _LIMIT = 64
@@ -15,17 +17,19 @@ _cache = {}
 
 
 def native_key(key):
-    """The AuthKey of ``key``, or None when ``key`` is not 256 bytes of type bytes (the caller
-    then runs the client's own code, which raises what it raises)."""
-    ak = _cache.get(key) if type(key) is bytes else None
-    if ak is None:
+    """(AuthKey, auth_key_id as 8 bytes, auth_key_id as Telethon's unsigned little-endian int)
+    for ``key``, or None when ``key`` is not 256 bytes of type bytes (the caller then runs the
+    client's own code, which raises what it raises)."""
+    entry = _cache.get(key) if type(key) is bytes else None
+    if entry is None:
         if type(key) is not bytes or len(key) != 256:
             return None
         ak = AuthKey(key)
+        entry = (ak, ak.id, struct.unpack("<Q", ak.id)[0])
         if len(_cache) >= _LIMIT:
             _cache.clear()
-        _cache[key] = ak
-    return ak
+        _cache[key] = entry
+    return entry
 
 
 def forget_all():

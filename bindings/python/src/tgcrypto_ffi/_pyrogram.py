@@ -33,9 +33,10 @@ def fused_pair(module, stock_pack, stock_unpack):
     g = module.__dict__
 
     def pack(message, salt, session_id, auth_key, auth_key_id):
-        ak = native_key(auth_key)
-        if ak is None or auth_key_id != ak.id:
+        entry = native_key(auth_key)
+        if entry is None or auth_key_id != entry[1]:
             return stock_pack(message, salt, session_id, auth_key, auth_key_id)
+        ak = entry[0]
         head = g["Long"](salt) + session_id
         body = message.write()
         total = len(head) + len(body)
@@ -45,9 +46,10 @@ def fused_pair(module, stock_pack, stock_unpack):
         return ak.encrypt_message((head, body), padding=padding)
 
     def unpack(b, session_id, auth_key, auth_key_id):
-        ak = native_key(auth_key)
-        if ak is None or auth_key_id != ak.id or not isinstance(b, BytesIO):
+        entry = native_key(auth_key)
+        if entry is None or auth_key_id != entry[1] or not isinstance(b, BytesIO):
             return stock_unpack(b, session_id, auth_key, auth_key_id)
+        ak = entry[0]
         start = b.tell()
         try:
             plain = ak.decrypt_message(b.read())

@@ -26,22 +26,19 @@ Equivalence with the client's own methods, which stay the reference:
   (a message_data_length that is not a multiple of 4, padding outside 12..1024: Telethon
   checks neither).
 """
-import struct
-
 from ._keys import native_key
 from ._native import CTRContext, MtprotoSecurityError
 
-_KEY_ID = struct.Struct("<Q")
 PLAIN_MIN = 32
 
 
 def _usable_key(state):
     """The AuthKey for state.auth_key when its bytes and key_id are consistent, else None."""
     auth = state.auth_key
-    ak = native_key(getattr(auth, "key", None))
-    if ak is None or getattr(auth, "key_id", None) != _KEY_ID.unpack(ak.id)[0]:
+    entry = native_key(getattr(auth, "key", None))
+    if entry is None or getattr(auth, "key_id", None) != entry[2]:
         return None
-    return ak
+    return entry[0]
 
 
 def fused_state_methods(module, stock_encrypt, stock_decrypt):
