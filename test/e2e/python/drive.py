@@ -21,11 +21,13 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 SIZE = 3 << 20
 LIMIT = float(os.environ.get("E2E_PY_SESSION_TIMEOUT", "180"))
-SCRIPTS = {"telethon": "telethon_session.py", "pyrogram": "pyrogram_session.py", "pyrofork": "pyrogram_session.py"}
+SCRIPTS = {"telethon": "telethon_session.py", "pyrogram": "pyrogram_session.py", "pyrofork": "pyrogram_session.py",
+           "kurigram": "pyrogram_session.py"}
 TRANSPORTS = {
     "telethon": ("full", "abridged", "intermediate", "obfuscated"),
     "pyrogram": ("full", "abridged", "intermediate", "abridged-obfuscated", "intermediate-obfuscated"),
     "pyrofork": ("full", "abridged", "intermediate", "abridged-obfuscated", "intermediate-obfuscated"),
+    "kurigram": ("full", "abridged", "intermediate", "abridged-obfuscated", "intermediate-obfuscated"),
 }
 
 
