@@ -15,6 +15,7 @@ import hashlib
 import logging
 import os
 import sys
+import time
 
 from session_io import ask, install_if_asked, result
 
@@ -33,7 +34,7 @@ TRANSPORTS = {
     "intermediate": connection.ConnectionTcpIntermediate,
     "obfuscated": connection.ConnectionTcpObfuscated,
 }
-SIZE = 3 << 20
+SIZE = int(os.environ.get("E2E_PY_SIZE", 3 << 20))  # bench/python/transfer.py asks for 64 MiB
 
 
 class Seen(logging.Handler):
@@ -58,11 +59,13 @@ async def main():
     config = await client(functions.help.GetConfigRequest())
     out["config_this_dc"] = config.this_dc
     data = os.urandom(SIZE)
+    cpu, wall = time.process_time(), time.perf_counter()
     uploaded = await client.upload_file(data, part_size_kb=512)
     out["file_id"] = str(uploaded.id)
     out["sha256"] = hashlib.sha256(data).hexdigest()
     location = types.InputDocumentFileLocation(id=uploaded.id, access_hash=0, file_reference=b"", thumb_size="")
     downloaded = await client.download_file(location, bytes, part_size_kb=512, file_size=SIZE)
+    out["transfer_cpu_s"], out["transfer_wall_s"] = time.process_time() - cpu, time.perf_counter() - wall
     out["download_sha256"] = hashlib.sha256(downloaded).hexdigest()
     ask("tamper-server 40")
     before = len(seen.messages)
