@@ -22,6 +22,7 @@ import os
 import struct
 import sys
 import time
+import warnings
 from datetime import datetime, timezone
 from io import BytesIO
 from pathlib import Path
@@ -56,7 +57,9 @@ stock = {
 import tgcrypto_ffi  # noqa: E402
 
 logging.getLogger("tgcrypto_ffi").setLevel(logging.WARNING)
-tgcrypto_ffi.install()
+with warnings.catch_warnings():  # the clients were imported first on purpose: their stock side keeps cryptg / TgCrypto
+    warnings.simplefilter("ignore", RuntimeWarning)
+    tgcrypto_ffi.install()
 fused = {
     "telethon": (MTProtoState.encrypt_message_data, MTProtoState.decrypt_message_data),
     "pyrogram": (mtproto.pack, mtproto.unpack),
