@@ -6,6 +6,7 @@
 #
 #   bash test/e2e/run.sh                 # every runtime (npm run e2e)
 #   E2E_RUNTIMES="deno" bash test/e2e/run.sh
+#   E2E_RUNTIMES=none bash test/e2e/run.sh  # the Python client sessions only (E2E_PYTHON=0: without them)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -51,5 +52,19 @@ for entry in "${RUNTIMES[@]}"; do
     if [ "$f" -ne 0 ] && [ -s "$out" ]; then node scripts/lib/vitest_failures.cjs "e2e $name" "$out"; fi
     passed=$((passed + p)) failed=$((failed + f))
 done
+# The Python clients' sessions (test/e2e/python/run.sh; E2E_PYTHON=0 leaves them out).
+if [ "${E2E_PYTHON:-1}" != 0 ]; then
+    echo "== e2e Python clients (Telethon, Pyrogram, Kurigram; stock and install())"
+    started=$(date +%s)
+    py_out="$results/python.txt"
+    with_limit_py() { if command -v timeout >/dev/null; then timeout --kill-after=10 "${E2E_PYTHON_TIMEOUT:-1200}" "$@"; else "$@"; fi; }
+    with_limit_py bash test/e2e/python/run.sh | tee "$py_out"
+    p=0 f=1
+    read -r p _ f _ < <(tail -n 1 "$py_out") || true
+    [[ "$p" =~ ^[0-9]+$ && "$f" =~ ^[0-9]+$ ]] || { p=0 f=1; }
+    if [ "$p" -eq 0 ]; then f=$((f > 0 ? f : 1)); fi
+    printf 'e2e %-6s %4s passed, %s failed (%s s)\n' python "$p" "$f" "$(($(date +%s) - started))"
+    passed=$((passed + p)) failed=$((failed + f))
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

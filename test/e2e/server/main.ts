@@ -10,7 +10,11 @@
  *   file <id>    the stored upload of that file_id: how it came, its size and SHA-256
  *   forget <id>  drops that upload
  *   stats        what the server observed (counts)
+ *   tamper-server [offset]   the next packet to a client goes first with a bit flipped, then intact
+ *   tamper-client [offset]   the next packet from a client gets a bit flipped before decryption
  *   stop         stops and exits
+ * E2E_ADVERTISE: the RSA keys resPQ lists, by scheme, comma-separated (default rsa_pad;
+ * "rsa_pad,legacy" for clients that wrap p_q_inner_data in the older SHA-1 + data + padding).
  * It also stops when stdin closes and after E2E_SERVER_TIMEOUT_MS (default
  * 15 min; exit code 2 then). Listens on 127.0.0.1 only.
  */
@@ -18,9 +22,17 @@ import { createHash } from "node:crypto";
 import process from "node:process";
 import { createInterface } from "node:readline";
 
+import type { RsaScheme } from "./rsa.ts";
 import { startServer } from "./server.ts";
 
-const server = await startServer({ timeoutMs: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 15 * 60_000) });
+const advertise = (process.env.E2E_ADVERTISE ?? "rsa_pad").split(",").map((s) => s.trim());
+for (const scheme of advertise) {
+  if (scheme !== "rsa_pad" && scheme !== "legacy") throw new Error(`E2E_ADVERTISE: unknown scheme ${scheme} (rsa_pad, legacy)`);
+}
+const server = await startServer({
+  timeoutMs: Number(process.env.E2E_SERVER_TIMEOUT_MS ?? 15 * 60_000),
+  advertise: advertise as RsaScheme[],
+});
 const reply = (value: unknown) => process.stdout.write(`${JSON.stringify(value, (_, v) => (typeof v === "bigint" ? v.toString() : v))}\n`);
 reply({
   host: server.host,
@@ -57,11 +69,19 @@ lines.on("line", (line) => {
       errors: stats.calls.filter((c) => c.error !== undefined).map((c) => `${c.method}: ${c.error}`),
       transportErrors: stats.transportErrors,
       rejectedClientPackets: stats.rejectedClientPackets.length,
+      tamperedServerPackets: stats.tamperedServerPackets,
+      handshakeSchemes: stats.handshakes.map((h) => h.scheme),
+      unknown: stats.unknown,
       badServerSalts: stats.badServerSalts.length,
       framesAcrossReads: stats.framesAcrossReads,
       bytesIn: stats.bytesIn,
       bytesOut: stats.bytesOut,
     });
+  } else if (command === "tamper-server" || command === "tamper-client") {
+    const offset = argument === undefined ? undefined : Number(argument);
+    if (command === "tamper-server") server.tamperNextServerPacket(offset);
+    else server.tamperNextClientPacket(offset);
+    reply({ armed: command });
   } else if (command === "stop") void server.stop();
   else reply({ error: `unknown command ${command}` });
 });

@@ -104,7 +104,10 @@ function describe(body: Uint8Array): string[] {
       r.uint();
       return describe(new Uint8Array(unzipSync(r.bytes())));
     }
-    if (id === ID.invokeWithLayer || id === ID.invokeWithoutUpdates || id === ID.initConnection) return [readCall(r).method._];
+    if (
+      id === ID.invokeWithLayer || id === ID.invokeWithoutUpdates || id === ID.initConnection || id === ID.invokeAfterMsg ||
+      id === ID.invokeAfterMsgs
+    ) return [readCall(r).method._];
     return [constructorName(id)];
   } catch {
     return ["(unreadable)"];

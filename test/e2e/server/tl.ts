@@ -50,6 +50,8 @@ export const ID = {
   invokeWithLayer: 0xda9b0d0d,
   invokeWithoutUpdates: 0xbf9459b7,
   initConnection: 0xc1cd5ea9,
+  invokeAfterMsg: 0xcb9f372d,
+  invokeAfterMsgs: 0x3dc4b4f0,
   inputClientProxy: 0x75588b3f,
   jsonObjectValue: 0xc0de1bd9,
   jsonNull: 0x3f6d7b68,
@@ -385,6 +387,8 @@ export interface Call {
   readonly layer?: number;
   readonly initConnection?: InitConnection;
   readonly withoutUpdates: boolean;
+  /** The msg_ids of invokeAfterMsg / invokeAfterMsgs wrappers (accepted, not waited for: the server answers in order). */
+  readonly afterMsgIds: readonly bigint[];
 }
 
 function readJson(r: TlReader): unknown {
@@ -417,11 +421,12 @@ function readInputFileLocation(r: TlReader): InputFileLocation {
   return { _: "inputDocumentFileLocation", id: r.long(), accessHash: r.long(), fileReference: r.bytes(), thumbSize: r.string() };
 }
 
-/** An API call: invokeWithLayer / initConnection / invokeWithoutUpdates unwrapped, then one of {@link Method}. */
+/** An API call: invokeWithLayer / initConnection / invokeWithoutUpdates / invokeAfterMsg(s) unwrapped, then one of {@link Method}. */
 export function readCall(r: TlReader): Call {
   let layer: number | undefined;
   let initConnection: InitConnection | undefined;
   let withoutUpdates = false;
+  const afterMsgIds: bigint[] = [];
   for (;;) {
     const id = r.uint();
     switch (id) {
@@ -430,6 +435,12 @@ export function readCall(r: TlReader): Call {
         continue;
       case ID.invokeWithoutUpdates:
         withoutUpdates = true;
+        continue;
+      case ID.invokeAfterMsg:
+        afterMsgIds.push(r.long());
+        continue;
+      case ID.invokeAfterMsgs:
+        afterMsgIds.push(...r.vector((v) => v.long()));
         continue;
       case ID.initConnection: {
         const flags = r.uint();
@@ -446,19 +457,20 @@ export function readCall(r: TlReader): Call {
         continue;
       }
       case ID["help.getConfig"]:
-        return { method: { _: "help.getConfig" }, layer, initConnection, withoutUpdates };
+        return { method: { _: "help.getConfig" }, layer, initConnection, withoutUpdates, afterMsgIds };
       case ID["users.getUsers"]: // answered without reading its arguments (the message length bounds them)
-        return { method: { _: "users.getUsers" }, layer, initConnection, withoutUpdates };
+        return { method: { _: "users.getUsers" }, layer, initConnection, withoutUpdates, afterMsgIds };
       case ID["help.getNearestDc"]:
-        return { method: { _: "help.getNearestDc" }, layer, initConnection, withoutUpdates };
+        return { method: { _: "help.getNearestDc" }, layer, initConnection, withoutUpdates, afterMsgIds };
       case ID["updates.getState"]:
-        return { method: { _: "updates.getState" }, layer, initConnection, withoutUpdates };
+        return { method: { _: "updates.getState" }, layer, initConnection, withoutUpdates, afterMsgIds };
       case ID["upload.saveFilePart"]:
         return {
           method: { _: "upload.saveFilePart", fileId: r.long(), filePart: r.int(), bytes: r.bytes() },
           layer,
           initConnection,
           withoutUpdates,
+          afterMsgIds,
         };
       case ID["upload.saveBigFilePart"]:
         return {
@@ -466,6 +478,7 @@ export function readCall(r: TlReader): Call {
           layer,
           initConnection,
           withoutUpdates,
+          afterMsgIds,
         };
       case ID["upload.getFile"]: {
         const flags = r.uint();
@@ -481,6 +494,7 @@ export function readCall(r: TlReader): Call {
           layer,
           initConnection,
           withoutUpdates,
+          afterMsgIds,
         };
       }
       default:

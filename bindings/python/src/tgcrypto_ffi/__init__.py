@@ -18,7 +18,7 @@ import logging
 import sys
 import warnings
 
-from . import cryptg, tgcrypto
+from . import _patching, cryptg, tgcrypto
 from ._native import (
     AuthKey,
     CBCContext,
@@ -40,6 +40,7 @@ __version__ = version()
 __all__ = [
     "install",
     "uninstall",
+    "replacements",
     "has_aesni",
     "get_backend",
     "set_backend",
@@ -96,9 +97,10 @@ def _describe(name):
     return None
 
 
-def install(tgcrypto=True, cryptg=True):
+def install(tgcrypto=True, cryptg=True, *, message_layer=True, allow_untested_versions=False):
     """Make ``import tgcrypto`` and ``import cryptg`` give ``tgcrypto_ffi.tgcrypto`` and
-    ``tgcrypto_ffi.cryptg`` in this process (through ``sys.modules``).
+    ``tgcrypto_ffi.cryptg`` in this process (through ``sys.modules``), and (``message_layer``)
+    fuse the clients' MTProto message layers into one native call per message.
 
     Call it before the client library is imported: Pyrogram (and Hydrogram) and Telethon
     bind their crypto module when ``pyrogram.crypto.aes`` / ``telethon.crypto.aes`` is
@@ -107,6 +109,15 @@ def install(tgcrypto=True, cryptg=True):
     ``None`` when nothing was, else a description of the module that ``import name`` would
     have given (imported or only installed); the same is logged at INFO level on the
     ``tgcrypto_ffi`` logger.
+
+    The message layer (with ``tgcrypto``: Pyrogram's, Kurigram's and Pyrofork's
+    ``pyrogram.crypto.mtproto.pack``/``unpack`` and Hydrogram's; with ``cryptg``: Telethon v1's
+    ``MTProtoState.encrypt_message_data``/``decrypt_message_data`` and its ``AESModeCTR``,
+    the MTProxy/obfuscated/CDN CTR) is patched in place, now for a client module already
+    imported, else when it is imported: the same bytes and the client's own exceptions, one
+    INFO line per replacement, ``replacements()`` lists them, ``uninstall()`` puts them back.
+    A client version the patches were not tested with is left alone with a RuntimeWarning,
+    unless ``allow_untested_versions`` is true.
     """
     replaced = {}
     for name, wanted in (("tgcrypto", tgcrypto), ("cryptg", cryptg)):
@@ -133,12 +144,21 @@ def install(tgcrypto=True, cryptg=True):
             _log.info("tgcrypto_ffi.install(): import %s now gives %s", name, ours.__name__)
         else:
             _log.info("tgcrypto_ffi.install(): import %s now gives %s, replacing %s", name, ours.__name__, what)
+    if message_layer:
+        _patching.install_clients({"tgcrypto": tgcrypto, "cryptg": cryptg}, allow_untested_versions)
     return replaced
 
 
+def replacements():
+    """The client functions install() has replaced and uninstall() would restore, one line each."""
+    return _patching.replacements()
+
+
 def uninstall():
-    """Undo install(): ``sys.modules`` gets back what it held before (or forgets the name).
-    Client modules imported in between keep what they bound."""
+    """Undo install(): ``sys.modules`` gets back what it held before (or forgets the name), and
+    the clients' patched functions are the originals again. Client modules imported in between
+    keep the crypto module they bound."""
+    _patching.uninstall_clients()
     for name, previous in list(_saved.items()):
         if sys.modules.get(name) is _MODULES[name]:
             if previous is None:
