@@ -35,8 +35,8 @@ export interface ByteArg {
   readonly name: string;
   /** Valid bytes for it (a fresh copy on every call). */
   readonly bytes: () => Uint8Array;
-  /** The TypeError message for a value that is not a Uint8Array (default "<name> must be a Uint8Array"). */
-  readonly typeMessage?: string;
+  /** The TypeError messages allowed for a value that is not a Uint8Array (default "<name> must be a Uint8Array"). */
+  readonly typeMessages?: readonly string[];
   /** The TypeError message for an Array (where an array means something else: a list of plaintext parts). */
   readonly arrayMessage?: string;
 }
@@ -88,7 +88,13 @@ function withContext<C extends { dispose(): void }, T>(context: C, use: (c: C) =
 }
 
 const authKey = new AuthKey(AUTH_KEY_BYTES);
-const PLAINTEXT = rng.bytes(48);
+/** A 48-byte MTProto plaintext: salt, session_id, msg_id, seq_no, then message_data_length = 16 and 16 bytes of data. */
+export function messagePlaintext(random: Prng): Uint8Array {
+  const plaintext = random.bytes(48);
+  plaintext.set([16, 0, 0, 0], 28);
+  return plaintext;
+}
+const PLAINTEXT = messagePlaintext(rng);
 const PADDING = rng.bytes(16);
 /** A packet from the server (x = 8), which decryptMessage opens by default. */
 const PACKET = authKey.encryptMessage(PLAINTEXT, { server: true, padding: PADDING });
@@ -141,5 +147,5 @@ export const CALLS: readonly Call[] = [
   { name: "AuthKey.decryptMessage", args: [{ name: "packet", bytes: fixed(PACKET) }], run: ([p]) => authKey.decryptMessage(p as Any) },
   { name: "AuthKey.decryptMessageInto", args: [out(PACKET.length - 24), { name: "packet", bytes: fixed(PACKET) }], run: ([o, p]) => authKey.decryptMessageInto(o as Any, p as Any) },
 
-  { name: "factorizePQ", args: [{ name: "pq", bytes: fixed(PQ), typeMessage: "pq must be a bigint or a Uint8Array" }], run: ([pq]) => factorizePQ(pq as Any) },
+  { name: "factorizePQ", args: [{ name: "pq", bytes: fixed(PQ), typeMessages: ["pq must be a bigint or a Uint8Array", "pq must be a Uint8Array"] }], run: ([pq]) => factorizePQ(pq as Any) },
 ];

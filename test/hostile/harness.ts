@@ -62,11 +62,11 @@ export function runOn(call: Call, made: readonly Made[]): Run {
   };
 }
 
-/** The TypeError a non-Uint8Array argument must raise. */
-export function typeErrorOf(call: Call, index: number, value: unknown): Outcome {
+/** The TypeErrors a non-Uint8Array argument may raise. */
+export function typeErrorsOf(call: Call, index: number, value: unknown): Outcome[] {
   const arg = call.args[index]!;
-  if (Array.isArray(value) && arg.arrayMessage) return { error: "TypeError", message: arg.arrayMessage };
-  return { error: "TypeError", message: arg.typeMessage ?? `${arg.name} must be a Uint8Array` };
+  if (Array.isArray(value) && arg.arrayMessage) return [{ error: "TypeError", message: arg.arrayMessage }];
+  return (arg.typeMessages ?? [`${arg.name} must be a Uint8Array`]).map((message) => ({ error: "TypeError", message }));
 }
 
 /** The TypeError a view of a detached ArrayBuffer must raise. */
@@ -85,7 +85,7 @@ export function detachedErrorOf(call: Call, index: number): Outcome {
 export function checkCase(call: Call, made: readonly Made[], what: string): void {
   const before = made.map((m) => hexOf(m.genuine()));
   const rejected = made.flatMap((m, i) =>
-    m.expect === "type" ? [typeErrorOf(call, i, m.value)] : m.expect === "detached" ? [detachedErrorOf(call, i)] : []);
+    m.expect === "type" ? typeErrorsOf(call, i, m.value) : m.expect === "detached" ? [detachedErrorOf(call, i)] : []);
   // The reference: plain guarded copies, made before the hostile call can change anything.
   const reference = rejected.length === 0 ? made.map((m) => plainGuarded(engineCopy(m.genuine()))) : [];
   const hostile = runOn(call, made);

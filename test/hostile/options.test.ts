@@ -17,6 +17,7 @@ import {
 } from "../../ts/mod.ts";
 import { expectError } from "../helpers/bytes.ts";
 import { Prng } from "../helpers/prng.ts";
+import { messagePlaintext } from "./calls.ts";
 
 // deno-lint-ignore no-explicit-any
 type Any = any;
@@ -25,7 +26,7 @@ const KEY = rng.bytes(32);
 const IV32 = rng.bytes(32);
 const IV16 = rng.bytes(16);
 const AUTH_KEY = new AuthKey(rng.bytes(256));
-const PLAINTEXT = rng.bytes(48);
+const PLAINTEXT = messagePlaintext(rng);
 const PADDING = rng.bytes(16);
 const PACKET = AUTH_KEY.encryptMessage(PLAINTEXT, { server: true, padding: PADDING });
 const NOT_OBJECTS: unknown[] = [true, false, 1, "decrypt", null, 1n, Symbol("options")];

@@ -33,11 +33,14 @@ const lyingArbitrary: fc.Arbitrary<Kind> = fc
     })
   );
 
+/** A kind that fast-check reports by its name. */
+const named = (kind: Kind): Kind => Object.assign({ [fc.toStringMethod]: () => JSON.stringify(kind.name) }, kind);
+
 const kindArbitrary: fc.Arbitrary<Kind> = fc.oneof(
   { weight: 2, arbitrary: fc.constant(KINDS[0]!) }, // plain
   { weight: 3, arbitrary: fc.constantFrom(...KINDS) },
   { weight: 3, arbitrary: lyingArbitrary },
-);
+).map(named);
 
 const caseArbitrary = fc
   .integer({ min: 0, max: CALLS.length - 1 })

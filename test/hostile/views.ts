@@ -98,7 +98,9 @@ function guardsOf(whole: Uint8Array, length: number, after = true): boolean {
 /** A plain Uint8Array holding `bytes`, guarded: the reference argument. */
 export function plainGuarded(bytes: Uint8Array): Made {
   const { whole, view } = guardedRegion(bytes);
-  return { value: view, expect: "accept", genuine: () => view, guardsIntact: () => guardsOf(whole, bytes.length) };
+  // `genuine` reads its own view of the memory: the value itself may be given another prototype.
+  const genuine = new Uint8Array(whole.buffer, GUARD, bytes.length);
+  return { value: view, expect: "accept", genuine: () => genuine, guardsIntact: () => guardsOf(whole, bytes.length) };
 }
 
 /* ------------------------------------------------------------------------ */
