@@ -43,10 +43,17 @@ export interface Run {
   readonly guardsIntact: boolean;
 }
 
-/** Runs `call` on `made` arguments (their global patches in place during the call only). */
-export function runOn(call: Call, made: readonly Made[]): Run {
+/**
+ * Runs `call` on `made` arguments, their global patches (and `around`, if
+ * given) in place during the call only.
+ */
+export function runOn(call: Call, made: readonly Made[], around?: Made["around"]): Run {
   const values = made.map((m) => m.value);
   let run = () => call.run(values);
+  if (around) {
+    const inner = run;
+    run = () => around(inner);
+  }
   for (const m of made) {
     const around = m.around;
     if (around) {

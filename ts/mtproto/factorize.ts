@@ -9,7 +9,7 @@
 import { factorize } from "../runtime/bound.ts";
 import { TgCryptoError } from "../errors.ts";
 import { ErrorCode } from "../runtime/symbols.ts";
-import { byteLength, isBytes } from "../validate.ts";
+import { byteLength, isBytes, newBytes } from "../validate.ts";
 
 const isView = ArrayBuffer.isView;
 const MAX_U64 = 0xffff_ffff_ffff_ffffn;
@@ -36,7 +36,7 @@ function split(pq: bigint): [bigint, bigint] {
 function minimalBytes(value: bigint): Uint8Array<ArrayBuffer> {
   let length = 0;
   for (let v = value; v > 0n; v >>= 8n) length++;
-  const out = new Uint8Array(length);
+  const out = newBytes(length);
   for (let i = length - 1; i >= 0; i--) {
     out[i] = Number(value & 0xffn);
     value >>= 8n;

@@ -84,9 +84,14 @@ function cStringReader(ffi: BunFfi): (pointer: Pointer | bigint | null) => strin
  */
 const UNINITIALIZED_OUTPUT_MIN_BYTES = 512;
 
+// Captured at load: C writes `length` bytes into the output, so a caller who
+// later replaces globalThis.Uint8Array or Bun.allocUnsafe must not choose it.
+const IntrinsicUint8Array = Uint8Array;
+const allocUnsafe = bunGlobal?.allocUnsafe;
+
 /** Output allocator for {@link Native.allocateOutput}. */
 function allocateOutput(length: number): Uint8Array<ArrayBuffer> {
-  return length < UNINITIALIZED_OUTPUT_MIN_BYTES ? new Uint8Array(length) : bunGlobal.allocUnsafe(length);
+  return length < UNINITIALIZED_OUTPUT_MIN_BYTES ? new IntrinsicUint8Array(length) : allocUnsafe(length);
 }
 
 /**
