@@ -31,18 +31,30 @@ export const PARTIAL_OVERLAP = "Output must not partially overlap the input";
 
 // Lengths that cross into C come from the engine, never from a property a
 // caller can redefine: the %TypedArray%.prototype getters, captured when this
-// module loads and called through Function.prototype.call bound at the same
-// time (so neither a subclass, a patched prototype, a Proxy nor a patched
-// Function.prototype.call reaches them). The FFIs take the address from the
-// engine's view of the same object (bun:ffi "ptr", Deno "buffer", the addon's
+// module loads (so neither a subclass, a patched prototype nor a Proxy
+// reaches them). The FFIs take the address from the engine's view of the
+// same object (bun:ffi "ptr", Deno "buffer", the addon's
 // napi_get_typedarray_info), so address and length describe one buffer.
+//
+// Each captured function is called as `f.call(receiver)` with `call` pinned
+// as its own read-only property, so a caller replacing
+// Function.prototype.call later changes nothing. (Engines inline that form;
+// a bound Function.prototype.call costs JavaScriptCore several times more.)
 
-const uncurryThis = Function.prototype.bind.bind(Function.prototype.call) as <T>(
-  getter: (this: unknown) => T,
-) => (receiver: unknown) => T;
+const functionCall = Function.prototype.call;
+/** A built-in function whose `.call` is Function.prototype.call as loaded, whatever happens to the prototype later. */
+interface Pinned<F extends (...args: never[]) => unknown> {
+  call(receiver: unknown, ...args: Parameters<F>): ReturnType<F>;
+}
+function pinCall<F extends (...args: never[]) => unknown>(f: F): Pinned<F> {
+  if (Object.getOwnPropertyDescriptor(f, "call")?.value !== functionCall) {
+    Object.defineProperty(f, "call", { value: functionCall, writable: false, configurable: false, enumerable: false });
+  }
+  return f as unknown as Pinned<F>;
+}
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype) as object;
-function intrinsicGetter<T>(owner: object, key: PropertyKey): (receiver: unknown) => T {
-  return uncurryThis(Object.getOwnPropertyDescriptor(owner, key)!.get! as (this: unknown) => T);
+function intrinsicGetter<T>(owner: object, key: PropertyKey): Pinned<() => T> {
+  return pinCall(Object.getOwnPropertyDescriptor(owner, key)!.get! as () => T);
 }
 /** [[TypedArrayName]] of a typed array, undefined for anything else (a Proxy included); cannot be faked. */
 const typedArrayName = intrinsicGetter<string | undefined>(TypedArrayPrototype, Symbol.toStringTag);
@@ -55,18 +67,17 @@ const isArray = Array.isArray;
 const arrayFrom = Array.from;
 /** Uint8Array as loaded: outputs handed to C are made with it, whatever the caller later assigns to the global. */
 const IntrinsicUint8Array = Uint8Array;
-const typedArraySet = Function.prototype.call.bind(
-  (TypedArrayPrototype as { set: (source: ArrayLike<number>, offset: number) => void }).set,
-) as (target: Uint8Array, source: Uint8Array, offset: number) => void;
-const typedArrayFill = Function.prototype.call.bind(
-  (TypedArrayPrototype as { fill: (value: number) => void }).fill,
-) as (target: Uint8Array, value: number) => void;
+const typedArraySet = pinCall((TypedArrayPrototype as { set: (source: Uint8Array, offset: number) => void }).set);
+const typedArrayFill = pinCall((TypedArrayPrototype as { fill: (value: number) => void }).fill);
+const typedArraySubarray = pinCall(
+  (TypedArrayPrototype as { subarray: (begin: number, end: number) => Uint8Array }).subarray,
+);
 
 /** Whether the genuine Uint8Array `bytes` (0 bytes long by the engine's count) views a detached ArrayBuffer. */
 function isDetached(bytes: Uint8Array): boolean {
-  const buffer = typedArrayBuffer(bytes);
+  const buffer = typedArrayBuffer.call(bytes);
   try {
-    return arrayBufferDetached(buffer);
+    return arrayBufferDetached.call(buffer);
   } catch {
     return false; // a SharedArrayBuffer: never detached
   }
@@ -91,8 +102,8 @@ export function detachedBytes(name: string): TypeError {
  * (a fixed-length view out of bounds: 0).
  */
 export function byteLength(value: unknown, name: string): number {
-  if (typedArrayName(value) !== "Uint8Array") throw notBytes(name);
-  const length = typedArrayLength(value);
+  if (typedArrayName.call(value) !== "Uint8Array") throw notBytes(name);
+  const length = typedArrayLength.call(value);
   if (length === 0 && isDetached(value as Uint8Array)) throw detachedBytes(name);
   return length;
 }
@@ -104,7 +115,7 @@ export function assertBytes(value: unknown, name: string): asserts value is Uint
 
 /** Whether `value` is a genuine Uint8Array (detached or not); never calls the caller's code. */
 export function isBytes(value: unknown): value is Uint8Array {
-  return typedArrayName(value) === "Uint8Array";
+  return typedArrayName.call(value) === "Uint8Array";
 }
 
 /** Array.isArray as loaded (true for a Proxy of an array too). */
@@ -129,17 +140,17 @@ export function newBytes(length: number): Uint8Array<ArrayBuffer> {
 
 /** bytes[begin, begin + length) as a new view, from the engine's buffer and offset (no species, no caller code). */
 export function viewOf(bytes: Uint8Array, begin: number, length: number): Uint8Array {
-  return new IntrinsicUint8Array(typedArrayBuffer(bytes), typedArrayByteOffset(bytes) + begin, length);
+  return new IntrinsicUint8Array(typedArrayBuffer.call(bytes), typedArrayByteOffset.call(bytes) + begin, length);
 }
 
 /** %TypedArray%.prototype.set as loaded: copies the engine's bytes of `source` into `target` at `offset`. */
 export function copyBytes(target: Uint8Array, source: Uint8Array, offset: number): void {
-  typedArraySet(target, source, offset);
+  typedArraySet.call(target, source, offset);
 }
 
 /** %TypedArray%.prototype.fill(0) as loaded (a wipe a patched prototype cannot skip). */
 export function wipeBytes(bytes: Uint8Array): void {
-  typedArrayFill(bytes, 0);
+  typedArrayFill.call(bytes, 0);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -200,10 +211,6 @@ export function checkOutput(outLength: number, length: number): void {
   if (outLength < length) throw new RangeError(`Output buffer is too small (need ${length} bytes)`);
 }
 
-const subarray = Function.prototype.call.bind(
-  (TypedArrayPrototype as { subarray: (begin: number, end: number) => Uint8Array }).subarray,
-) as (receiver: unknown, begin: number, end: number) => Uint8Array;
-
 /**
  * What an `...Into` call returns: `out` itself when it is exactly `length`
  * long (`outLength`, the engine's count), else `out.subarray(0, length)` by
@@ -211,5 +218,5 @@ const subarray = Function.prototype.call.bind(
  */
 export function written<T extends ArrayBufferLike>(out: Uint8Array<T>, outLength: number, length: number): Uint8Array<T> {
   // Skipping subarray() saves an object (and, in Bun, materialising out.buffer).
-  return outLength === length ? out : (subarray(out, 0, length) as Uint8Array<T>);
+  return outLength === length ? out : (typedArraySubarray.call(out, 0, length) as Uint8Array<T>);
 }
