@@ -28,7 +28,7 @@ import { nativeCrypto } from "../../ts/clients/mtcute.ts";
 import { gramjsModules } from "../helpers/clients.ts";
 import { gramState } from "../helpers/gramjs.ts";
 import { Prng } from "../helpers/prng.ts";
-import { type Outcome } from "./harness.ts";
+import type { Outcome } from "./harness.ts";
 import { engineCopy, engineView, isGenuineBytes, KINDS, type Made, plainGuarded } from "./views.ts";
 
 // deno-lint-ignore no-explicit-any
@@ -72,7 +72,7 @@ function asGiven(call: DropInCall, made: Made): unknown {
 }
 
 let mtcuteStock: Any, mtcuteNative: Any;
-const gram = (native: boolean, run: () => Promise<unknown>) => async () => {
+const gram = (native: boolean, run: () => unknown) => async () => {
   if (native) installGramJS();
   else uninstallGramJS();
   try {
@@ -87,16 +87,16 @@ function gramCall(name: string, args: Uint8Array[], run: (values: Any[]) => unkn
     name,
     args,
     buffers: true,
-    stock: (values) => gram(false, async () => run(values))(),
-    native: (values) => gram(true, async () => run(values))(),
+    stock: (values) => gram(false, () => run(values))(),
+    native: (values) => gram(true, () => run(values))(),
   };
 }
 function mtcuteCall(name: string, args: Uint8Array[], run: (provider: Any, values: Any[]) => unknown): DropInCall {
   return {
     name,
     args,
-    stock: async (values) => run(mtcuteStock, values),
-    native: async (values) => run(mtcuteNative, values),
+    stock: (values) => Promise.resolve(run(mtcuteStock, values)),
+    native: (values) => Promise.resolve(run(mtcuteNative, values)),
   };
 }
 
