@@ -168,6 +168,18 @@ describe("caller code running inside a call", () => {
   });
 });
 
+describe("buffers checked before", () => {
+  test("a key, data and out used once, then detached: the next call is the TypeError naming each", () => {
+    for (const which of ["out", "data", "key", "iv"] as const) {
+      const args = { out: detachable(new Uint8Array(48)), data: detachable(PLAINTEXT), key: detachable(KEY), iv: detachable(IV32) };
+      const call = () => ige256EncryptInto(args.out.view, args.data.view, args.key.view, args.iv.view);
+      call();
+      args[which].detach();
+      expectError(call, TypeError, `${which} is a view of a detached ArrayBuffer`, which);
+    }
+  });
+});
+
 describe("OutputPool and transferred slabs", () => {
   test("a view of a transferred slab is a TypeError as out; the next take() is usable", () => {
     const pool = new OutputPool(256);
