@@ -72,6 +72,7 @@ else skip "constant-time check (valgrind)"; fi
 if needs_sanitizers; then
     suite "sanitizers: catch planted bugs" bash test/c/sanitize.sh --self-test
     suite "C tests under ASan + UBSan (every backend)" bash test/c/sanitize.sh
+    suite "test/hostile under Deno, ASan library (planted over-read first)" bash test/hostile/asan.sh
 else skip "C tests under ASan + UBSan (clang)"; fi
 if [ "$have_arm" = 1 ]; then # zig cc's own UBSan runtime, run by QEMU
     suite "sanitizers aarch64: catch planted bugs (UBSan)" \

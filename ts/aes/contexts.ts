@@ -27,8 +27,8 @@ import { nativeCreated, nativeReleased } from "../runtime/gc_pressure.ts";
 import type { ContextHandle, Native } from "../runtime/native.ts";
 import { ErrorCode } from "../runtime/symbols.ts";
 import {
-  assertBytes,
   BAD_STATE_VALUE,
+  byteLength,
   CBC_IV_SIZE,
   checkIv,
   checkKey,
@@ -39,6 +39,7 @@ import {
   MAX_DATA_LENGTH,
   MAX_STATE,
   NOT_BLOCK_MULTIPLE,
+  newBytes,
   written,
 } from "../validate.ts";
 
@@ -47,6 +48,22 @@ function requireHandle(handle: ContextHandle | null): ContextHandle {
   if (handle) return handle; // Bun may report NULL as null or 0
   const code = nativeInit();
   throw new TgCryptoError(code !== ErrorCode.OK ? code : ErrorCode.NOMEM);
+}
+
+/**
+ * `options.decrypt`, read once (before any byte argument is measured, so a
+ * getter cannot change a buffer after its check).
+ *
+ * @throws {TypeError} for options that are not an object (or undefined), or
+ *   a `decrypt` that is not a boolean (or undefined)
+ */
+function decryptOption(options: unknown): boolean {
+  if (options === undefined) return false;
+  if (typeof options !== "object" || options === null) throw new TypeError("options must be an object");
+  const decrypt = (options as ChainingContextOptions).decrypt;
+  if (decrypt === undefined) return false;
+  if (typeof decrypt !== "boolean") throw new TypeError("options.decrypt must be a boolean");
+  return decrypt;
 }
 
 /** Options of {@link IgeContext} and {@link CbcContext}. */
@@ -110,8 +127,7 @@ abstract class NativeContext implements Disposable {
    */
   update(data: Uint8Array): Uint8Array<ArrayBuffer> {
     const handle = this.liveHandle();
-    assertBytes(data, "data");
-    const length = data.length;
+    const length = byteLength(data, "data");
     if (!this.#checkLength(length)) return new Uint8Array(0);
     const out = allocate(length);
     const code = this.#kind.update(handle, out, data, length);
@@ -128,15 +144,14 @@ abstract class NativeContext implements Disposable {
    */
   updateInto<T extends ArrayBufferLike>(out: Uint8Array<T>, data: Uint8Array): Uint8Array<T> {
     const handle = this.liveHandle();
-    assertBytes(out, "out");
-    assertBytes(data, "data");
-    const length = data.length;
+    const outLength = byteLength(out, "out");
+    const length = byteLength(data, "data");
     const work = this.#checkLength(length);
-    checkOutput(out, length);
-    if (!work) return written(out, 0);
+    checkOutput(outLength, length);
+    if (!work) return written(out, outLength, 0);
     const code = this.#kind.update(handle, out, data, length);
     if (code !== 0) throw nativeError(code);
-    return written(out, length);
+    return written(out, outLength, length);
   }
 
   /** Wipes and frees the native context. Idempotent. */
@@ -171,11 +186,11 @@ export class CtrContext extends NativeContext {
    * @throws {RangeError} for bad sizes or state (TgCrypto's messages)
    */
   constructor(key: Uint8Array, iv: Uint8Array, state: number = 0) {
-    assertBytes(key, "key");
-    assertBytes(iv, "iv");
+    const keyLength = byteLength(key, "key");
+    const ivLength = byteLength(iv, "iv");
     if (typeof state !== "number") throw new TypeError("state must be a number");
-    checkKey(key);
-    checkIv(iv, CTR_IV_SIZE);
+    checkKey(keyLength);
+    checkIv(ivLength, CTR_IV_SIZE);
     if (!Number.isInteger(state) || state < 0 || state > MAX_STATE) throw new RangeError(BAD_STATE_VALUE);
     const kind = { name: "CtrContext", wholeBlocks: false, update: ctrUpdate, free: ctrFree, registry: ctrRegistry };
     super(kind, requireHandle(ctrNew(key, iv, state)));
@@ -188,8 +203,8 @@ export class CtrContext extends NativeContext {
    */
   position(): { iv: Uint8Array<ArrayBuffer>; state: number } {
     const handle = this.liveHandle();
-    const iv = new Uint8Array(CTR_IV_SIZE);
-    const state = new Uint8Array(1);
+    const iv = newBytes(CTR_IV_SIZE);
+    const state = newBytes(1);
     const code = ctrPosition(handle, iv, state);
     if (code !== 0) throw nativeError(code);
     return { iv, state: state[0]! };
@@ -208,14 +223,15 @@ export class IgeContext extends NativeContext {
    * @param key 32 bytes (copied)
    * @param iv 32 bytes (copied)
    * @param options `decrypt: true` to decrypt
-   * @throws {TypeError} for a non-Uint8Array key/iv
+   * @throws {TypeError} for a non-Uint8Array key/iv, non-object options or a non-boolean `decrypt`
    * @throws {RangeError} for bad sizes (TgCrypto's messages)
    */
-  constructor(key: Uint8Array, iv: Uint8Array, { decrypt = false }: ChainingContextOptions = {}) {
-    assertBytes(key, "key");
-    assertBytes(iv, "iv");
-    checkKey(key);
-    checkIv(iv, IGE_IV_SIZE);
+  constructor(key: Uint8Array, iv: Uint8Array, options?: ChainingContextOptions) {
+    const decrypt = decryptOption(options);
+    const keyLength = byteLength(key, "key");
+    const ivLength = byteLength(iv, "iv");
+    checkKey(keyLength);
+    checkIv(ivLength, IGE_IV_SIZE);
     const kind = { name: "IgeContext", wholeBlocks: true, update: igeUpdate, free: igeFree, registry: igeRegistry };
     super(kind, requireHandle(igeNew(key, iv, decrypt ? 1 : 0)));
   }
@@ -233,14 +249,15 @@ export class CbcContext extends NativeContext {
    * @param key 32 bytes (copied)
    * @param iv 16 bytes (copied)
    * @param options `decrypt: true` to decrypt
-   * @throws {TypeError} for a non-Uint8Array key/iv
+   * @throws {TypeError} for a non-Uint8Array key/iv, non-object options or a non-boolean `decrypt`
    * @throws {RangeError} for bad sizes (TgCrypto's messages)
    */
-  constructor(key: Uint8Array, iv: Uint8Array, { decrypt = false }: ChainingContextOptions = {}) {
-    assertBytes(key, "key");
-    assertBytes(iv, "iv");
-    checkKey(key);
-    checkIv(iv, CBC_IV_SIZE);
+  constructor(key: Uint8Array, iv: Uint8Array, options?: ChainingContextOptions) {
+    const decrypt = decryptOption(options);
+    const keyLength = byteLength(key, "key");
+    const ivLength = byteLength(iv, "iv");
+    checkKey(keyLength);
+    checkIv(ivLength, CBC_IV_SIZE);
     const kind = { name: "CbcContext", wholeBlocks: true, update: cbcUpdate, free: cbcFree, registry: cbcRegistry };
     super(kind, requireHandle(cbcNew(key, iv, decrypt ? 1 : 0)));
   }

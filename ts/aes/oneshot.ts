@@ -7,7 +7,7 @@
 
 import { allocate, cbcDecrypt, cbcEncrypt, ctr256, finish, igeDecrypt, igeEncrypt } from "../runtime/bound.ts";
 import { nativeError } from "../errors.ts";
-import { assertBytes, CBC_IV_SIZE, checkBlockCall, checkCtrCall, checkOutput, IGE_IV_SIZE, written } from "../validate.ts";
+import { byteLength, CBC_IV_SIZE, checkBlockCall, checkCtrCall, checkOutput, IGE_IV_SIZE, written } from "../validate.ts";
 
 /* ------------------------------------------------------------------------ */
 /* One-shot functions                                                       */
@@ -131,12 +131,12 @@ export function ige256EncryptInto<T extends ArrayBufferLike>(
   key: Uint8Array,
   iv: Uint8Array,
 ): Uint8Array<T> {
-  assertBytes(out, "out");
+  const outLength = byteLength(out, "out");
   const length = checkBlockCall(data, key, iv, IGE_IV_SIZE);
-  checkOutput(out, length);
+  checkOutput(outLength, length);
   const code = igeEncrypt(out, data, length, key, iv);
   if (code !== 0) throw nativeError(code);
-  return written(out, length);
+  return written(out, outLength, length);
 }
 
 /**
@@ -153,12 +153,12 @@ export function ige256DecryptInto<T extends ArrayBufferLike>(
   key: Uint8Array,
   iv: Uint8Array,
 ): Uint8Array<T> {
-  assertBytes(out, "out");
+  const outLength = byteLength(out, "out");
   const length = checkBlockCall(data, key, iv, IGE_IV_SIZE);
-  checkOutput(out, length);
+  checkOutput(outLength, length);
   const code = igeDecrypt(out, data, length, key, iv);
   if (code !== 0) throw nativeError(code);
-  return written(out, length);
+  return written(out, outLength, length);
 }
 
 /**
@@ -177,12 +177,12 @@ export function ctr256EncryptInto<T extends ArrayBufferLike>(
   iv: Uint8Array,
   state: Uint8Array,
 ): Uint8Array<T> {
-  assertBytes(out, "out");
+  const outLength = byteLength(out, "out");
   const length = checkCtrCall(data, key, iv, state);
-  checkOutput(out, length);
+  checkOutput(outLength, length);
   const code = ctr256(out, data, length, key, iv, state);
   if (code !== 0) throw nativeError(code);
-  return written(out, length);
+  return written(out, outLength, length);
 }
 
 /** {@link ctr256Decrypt} into a caller-provided buffer: the same function as {@link ctr256EncryptInto}. */
@@ -201,12 +201,12 @@ export function cbc256EncryptInto<T extends ArrayBufferLike>(
   key: Uint8Array,
   iv: Uint8Array,
 ): Uint8Array<T> {
-  assertBytes(out, "out");
+  const outLength = byteLength(out, "out");
   const length = checkBlockCall(data, key, iv, CBC_IV_SIZE);
-  checkOutput(out, length);
+  checkOutput(outLength, length);
   const code = cbcEncrypt(out, data, length, key, iv);
   if (code !== 0) throw nativeError(code);
-  return written(out, length);
+  return written(out, outLength, length);
 }
 
 /**
@@ -222,11 +222,11 @@ export function cbc256DecryptInto<T extends ArrayBufferLike>(
   key: Uint8Array,
   iv: Uint8Array,
 ): Uint8Array<T> {
-  assertBytes(out, "out");
+  const outLength = byteLength(out, "out");
   const length = checkBlockCall(data, key, iv, CBC_IV_SIZE);
-  checkOutput(out, length);
+  checkOutput(outLength, length);
   const code = cbcDecrypt(out, data, length, key, iv);
   if (code !== 0) throw nativeError(code);
-  return written(out, length);
+  return written(out, outLength, length);
 }
 

@@ -21,7 +21,19 @@ import { MtprotoSecurityError, nativeError, TgCryptoError } from "../errors.ts";
 import { nativeCreated, nativeReleased } from "../runtime/gc_pressure.ts";
 import type { ContextHandle } from "../runtime/native.ts";
 import { ErrorCode } from "../runtime/symbols.ts";
-import { assertBytes, checkOutput, written } from "../validate.ts";
+import {
+  byteLength,
+  checkOutput,
+  copyBytes,
+  copyList,
+  isArrayValue,
+  isBytes,
+  newBytes,
+  notBytes,
+  viewOf,
+  wipeBytes,
+  written,
+} from "../validate.ts";
 import {
   BAD_AUTH_KEY_SIZE,
   badPaddingSize,
@@ -87,34 +99,46 @@ export function collectedAuthKeys(): number {
 // object is allocated.
 const EMPTY = new Uint8Array(0);
 let head: Uint8Array = EMPTY;
+let headLength = 0;
 let body: Uint8Array = EMPTY;
+let bodyLength = 0;
+const NO_PARTS: readonly unknown[] = [];
+/** This call's plaintext parts (the copy of the caller's array) and their lengths (the engine's). */
+let parts: readonly unknown[] = NO_PARTS;
+const partLengths: number[] = [];
 /** The padding for this call. */
 let padding: Uint8Array = EMPTY;
 /** Where 3+ parts are joined (memcpy by TypedArray.set); kept up to 1 MiB, wiped after each use. */
-let joined = new Uint8Array(0);
+let joined = newBytes(0);
+let joinedLength = 0;
 const KEEP_JOINED_MAX = 1 << 20;
 /** The joined plaintext of this call (in `joined`, or a one-off buffer for more than 1 MiB): wiped after the call. */
 let joinedPlaintext: Uint8Array = EMPTY;
+let joinedPlaintextLength = 0;
 /** Tests only: told of every joined plaintext right after it was wiped. */
 let onJoinWiped: ((wiped: Uint8Array) => void) | undefined;
 
 /** A buffer for `length` joined bytes. */
 function joinBuffer(length: number): Uint8Array {
-  if (length <= joined.length) return joined;
-  const buffer = new Uint8Array(length);
-  if (length <= KEEP_JOINED_MAX) joined = buffer;
+  if (length <= joinedLength) return joined;
+  const buffer = newBytes(length);
+  if (length <= KEEP_JOINED_MAX) {
+    joined = buffer;
+    joinedLength = length;
+  }
   return buffer;
 }
 
 /** Copies parts[from..to) one after the other into a join buffer; returns the view (wiped by {@link release}). */
-function join(parts: readonly Uint8Array[], from: number, to: number, length: number): Uint8Array {
+function join(from: number, to: number, length: number): Uint8Array {
   const buffer = joinBuffer(length);
   let offset = 0;
   for (let i = from; i < to; i++) {
-    buffer.set(parts[i]!, offset);
-    offset += parts[i]!.length;
+    copyBytes(buffer, parts[i] as Uint8Array, offset);
+    offset += partLengths[i]!;
   }
-  joinedPlaintext = buffer.subarray(0, length);
+  joinedPlaintext = viewOf(buffer, 0, length);
+  joinedPlaintextLength = length;
   return joinedPlaintext;
 }
 
@@ -126,48 +150,53 @@ export function observeJoinWipes(observer: ((wiped: Uint8Array) => void) | undef
   onJoinWiped = observer;
 }
 
-/** Type-checks the plaintext (one array or parts); returns its total length. Sets nothing. */
-function plaintextLength(plaintext: Uint8Array | readonly Uint8Array[]): number {
-  if (plaintext instanceof Uint8Array) return plaintext.length;
-  if (!Array.isArray(plaintext)) {
-    assertBytes(plaintext, "plaintext"); // a Uint8Array from another realm passes here
-    return (plaintext as Uint8Array).length;
-  }
-  const parts = plaintext as readonly Uint8Array[];
+/**
+ * The engine's length of the plaintext: one Uint8Array, or the total of the
+ * parts in {@link parts} (copied from the caller's array before anything was
+ * measured), each part's length kept in {@link partLengths}.
+ */
+function plaintextLength(plaintext: unknown, list: readonly unknown[] | undefined): number {
+  if (list === undefined) return byteLength(plaintext, "plaintext");
+  parts = list;
+  partLengths.length = list.length;
   let length = 0;
-  for (let i = 0; i < parts.length; i++) {
-    assertBytes(parts[i], "every plaintext part");
-    length += parts[i]!.length;
+  for (let i = 0; i < list.length; i++) {
+    const n = byteLength(list[i], "every plaintext part");
+    partLengths[i] = n;
+    length += n;
   }
   return length;
 }
 
 /**
- * After every check passed, sets {@link head} and {@link body} for the
- * native call. One or two parts are passed as they are; with three or more,
- * the parts before the last (or after the first, whichever side is shorter)
- * are copied into the join buffer.
+ * After every check passed, sets {@link head} and {@link body} (and their
+ * lengths) for the native call. One or two parts are passed as they are;
+ * with three or more, the parts before the last (or after the first,
+ * whichever side is shorter) are copied into the join buffer.
  */
-function setPlaintext(plaintext: Uint8Array | readonly Uint8Array[], length: number): void {
-  if (!Array.isArray(plaintext)) {
+function setPlaintext(plaintext: unknown, list: readonly unknown[] | undefined, length: number): void {
+  if (list === undefined) {
     head = plaintext as Uint8Array;
-    body = EMPTY;
+    headLength = length;
     return;
   }
-  const parts = plaintext as readonly Uint8Array[];
-  const count = parts.length;
+  const count = list.length;
   if (count <= 2) {
-    head = count > 0 ? parts[0]! : EMPTY;
-    body = count > 1 ? parts[1]! : EMPTY;
+    if (count > 0) (head = list[0] as Uint8Array), (headLength = partLengths[0]!);
+    if (count > 1) (body = list[1] as Uint8Array), (bodyLength = partLengths[1]!);
     return;
   }
-  const first = parts[0]!, last = parts[count - 1]!;
-  if (last.length >= first.length) {
-    head = join(parts, 0, count - 1, length - last.length);
-    body = last;
+  const firstLength = partLengths[0]!, lastLength = partLengths[count - 1]!;
+  if (lastLength >= firstLength) {
+    headLength = length - lastLength;
+    head = join(0, count - 1, headLength);
+    body = list[count - 1] as Uint8Array;
+    bodyLength = lastLength;
   } else {
-    head = first;
-    body = join(parts, 1, count, length - first.length);
+    head = list[0] as Uint8Array;
+    headLength = firstLength;
+    bodyLength = length - firstLength;
+    body = join(1, count, bodyLength);
   }
 }
 
@@ -175,34 +204,43 @@ function setPlaintext(plaintext: Uint8Array | readonly Uint8Array[], length: num
 function release(): void {
   head = EMPTY;
   body = EMPTY;
+  headLength = 0;
+  bodyLength = 0;
   padding = EMPTY;
-  if (joinedPlaintext.length !== 0) {
-    joinedPlaintext.fill(0);
+  parts = NO_PARTS;
+  if (joinedPlaintextLength !== 0) {
+    wipeBytes(joinedPlaintext);
     onJoinWiped?.(joinedPlaintext);
     joinedPlaintext = EMPTY;
+    joinedPlaintextLength = 0;
   }
 }
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
 
+/** options itself: undefined or an object. */
 function checkOptions(options: unknown): void {
   if (options !== undefined && (typeof options !== "object" || options === null)) {
     throw new TypeError("options must be an object");
   }
 }
 
-/** Checks `options.padding` against a plaintext of `length` bytes; returns the padding length to use. Sets nothing. */
-function paddingLength(options: EncryptMessageOptions | undefined, length: number): number {
-  const given = options?.padding;
-  if (given === undefined) return defaultPaddingLength(length);
-  assertBytes(given, "options.padding");
-  const n = given.length;
+/** `options.server`, read once: undefined means false; anything but a boolean is a TypeError. */
+function serverOption(options: { readonly server?: unknown } | undefined): boolean {
+  if (options === undefined) return false;
+  const server = options.server;
+  if (server === undefined) return false;
+  if (typeof server !== "boolean") throw new TypeError("options.server must be a boolean");
+  return server;
+}
+
+/** Checks the given padding (of `n` bytes by the engine) against a plaintext of `length` bytes. */
+function checkPadding(n: number, length: number): void {
   if (n < MIN_PADDING || n > MAX_PADDING) throw new RangeError(badPaddingSize(n));
   if ((length + n) % 16 !== 0) {
     throw new RangeError(badPaddingTotal(length, n));
   }
-  return n;
 }
 
 /** Length checks of a plaintext (types were checked). */
@@ -244,14 +282,13 @@ export class AuthKey implements Disposable {
    * @throws {RangeError} "Auth key size must be exactly 256 bytes"
    */
   constructor(key: Uint8Array) {
-    assertBytes(key, "key");
-    if (key.length !== AUTH_KEY_SIZE) throw new RangeError(BAD_AUTH_KEY_SIZE);
+    if (byteLength(key, "key") !== AUTH_KEY_SIZE) throw new RangeError(BAD_AUTH_KEY_SIZE);
     const handle = authKeyNew(key);
     if (!handle) { // Bun may report NULL as null or 0
       const code = nativeInit();
       throw new TgCryptoError(code !== ErrorCode.OK ? code : ErrorCode.NOMEM);
     }
-    const id = new Uint8Array(8);
+    const id = newBytes(8);
     const code = authKeyId(handle, id);
     if (code !== 0) {
       authKeyFree(handle);
@@ -318,30 +355,36 @@ export class AuthKey implements Disposable {
     options: EncryptMessageOptions | undefined,
   ): Uint8Array<T> {
     const handle = this.#live();
-    if (out !== FRESH) assertBytes(out, "out");
+    // First everything that may run the caller's code (option getters, the
+    // parts array's iterator), each read once; then every byte argument is
+    // measured, and nothing of the caller's runs until C has returned.
+    if (out !== FRESH && !isBytes(out)) throw notBytes("out");
     checkOptions(options);
-    const length = plaintextLength(plaintext);
-    checkPlaintextLength(length);
-    const padLength = paddingLength(options, length);
-    const packetLength = MTPROTO_OVERHEAD + length + padLength;
-    if (packetLength > MAX_PACKET_SIZE) throw new RangeError(MESSAGE_TOO_LARGE);
+    const x = serverOption(options) ? FROM_SERVER : FROM_CLIENT;
+    const given = options?.padding;
+    const list = isArrayValue(plaintext) ? copyList(plaintext) : undefined;
     const fresh = out === FRESH;
-    if (out === FRESH) out = allocate(packetLength) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
-    else checkOutput(out, packetLength);
+    const outLength = fresh ? 0 : byteLength(out, "out");
     let code: number;
+    let packetLength: number;
     try {
-      setPlaintext(plaintext, length);
-      padding = options?.padding ?? randomPaddingSlot();
-      code = mtprotoEncrypt(
-        handle, options?.server ? FROM_SERVER : FROM_CLIENT, out,
-        head, head.length, body, body.length, padding, padLength,
-      );
+      const length = plaintextLength(plaintext, list);
+      checkPlaintextLength(length);
+      const padLength = given === undefined ? defaultPaddingLength(length) : byteLength(given, "options.padding");
+      if (given !== undefined) checkPadding(padLength, length);
+      packetLength = MTPROTO_OVERHEAD + length + padLength;
+      if (packetLength > MAX_PACKET_SIZE) throw new RangeError(MESSAGE_TOO_LARGE);
+      if (out === FRESH) out = allocate(packetLength) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
+      else checkOutput(outLength, packetLength);
+      setPlaintext(plaintext, list, length);
+      padding = (given as Uint8Array | undefined) ?? randomPaddingSlot();
+      code = mtprotoEncrypt(handle, x, out, head, headLength, body, bodyLength, padding, padLength);
     } finally {
       release();
     }
     if (code !== 0) throw nativeError(code);
     if (fresh) return finish(out as Uint8Array<ArrayBuffer>) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
-    return written(out, packetLength);
+    return written(out, outLength, packetLength);
   }
 
   /**
@@ -388,24 +431,28 @@ export class AuthKey implements Disposable {
     options: DecryptMessageOptions | undefined,
   ): Uint8Array<T> {
     const handle = this.#live();
-    if (out !== FRESH) assertBytes(out, "out");
-    assertBytes(packet, "packet");
+    // Types first; then the caller's code (an options.server getter) runs before anything is measured.
+    if (out !== FRESH && !isBytes(out)) throw notBytes("out");
+    if (!isBytes(packet)) throw notBytes("packet");
     checkOptions(options);
-    const length = packet.length;
-    // Lengths are public: a packet too short or too long to be valid never
-    // reaches C (the rule every host applies; any other length is C's to
-    // reject, which zeroes the output).
-    if (!packetLengthInRange(length)) throw new MtprotoSecurityError();
+    const x = serverOption(options) ? FROM_CLIENT : FROM_SERVER;
     const fresh = out === FRESH;
+    const outLength = fresh ? 0 : byteLength(out, "out");
+    const length = byteLength(packet, "packet");
+    // Lengths are public: a packet that cannot be valid never reaches C.
+    if (!packetLengthInRange(length)) throw new MtprotoSecurityError();
     if (out === FRESH) out = allocate(length - MTPROTO_OVERHEAD) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
-    else checkOutput(out, length - MTPROTO_OVERHEAD);
-    const result = mtprotoDecrypt(handle, options?.server ? FROM_CLIENT : FROM_SERVER, out, packet, length);
+    else checkOutput(outLength, length - MTPROTO_OVERHEAD);
+    const result = mtprotoDecrypt(handle, x, out, packet, length);
     if (result < 0) {
       if (fresh) finish(out as Uint8Array<ArrayBuffer>); // drops it (and wipes a scratch)
       throw decryptError(result);
     }
-    if (fresh) out = finish(out as Uint8Array<ArrayBuffer>) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
-    return written(out, result);
+    if (fresh) {
+      const plaintext = finish(out as Uint8Array<ArrayBuffer>) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
+      return written(plaintext, length - MTPROTO_OVERHEAD, result);
+    }
+    return written(out, outLength, result);
   }
 
   /** Wipes and frees the native key. Idempotent. */

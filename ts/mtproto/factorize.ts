@@ -9,8 +9,9 @@
 import { factorize } from "../runtime/bound.ts";
 import { TgCryptoError } from "../errors.ts";
 import { ErrorCode } from "../runtime/symbols.ts";
-import { assertBytes } from "../validate.ts";
+import { byteLength, isBytes, newBytes } from "../validate.ts";
 
+const isView = ArrayBuffer.isView;
 const MAX_U64 = 0xffff_ffff_ffff_ffffn;
 const MAX_PQ_BYTES = 8;
 
@@ -35,7 +36,7 @@ function split(pq: bigint): [bigint, bigint] {
 function minimalBytes(value: bigint): Uint8Array<ArrayBuffer> {
   let length = 0;
   for (let v = value; v > 0n; v >>= 8n) length++;
-  const out = new Uint8Array(length);
+  const out = newBytes(length);
   for (let i = length - 1; i >= 0; i--) {
     out[i] = Number(value & 0xffn);
     value >>= 8n;
@@ -66,18 +67,16 @@ export function factorizePQ(pq: bigint | Uint8Array): [bigint, bigint] | [Uint8A
     if (pq < 0n || pq > MAX_U64) throw new RangeError("pq must be in the range [0, 2^64)");
     return split(pq);
   }
-  if (!(pq instanceof Uint8Array)) {
-    if (typeof pq !== "object" || pq === null || !ArrayBuffer.isView(pq)) {
-      throw new TypeError("pq must be a bigint or a Uint8Array");
-    }
-    assertBytes(pq, "pq");
+  if (!isBytes(pq)) {
+    throw new TypeError(isView(pq) ? "pq must be a Uint8Array" : "pq must be a bigint or a Uint8Array");
+  }
+  const length = byteLength(pq, "pq");
+  if (length > MAX_PQ_BYTES) {
+    throw new RangeError(`pq must be at most 8 bytes (big-endian), got ${length}`);
   }
   const bytes = pq as Uint8Array;
-  if (bytes.length > MAX_PQ_BYTES) {
-    throw new RangeError(`pq must be at most 8 bytes (big-endian), got ${bytes.length}`);
-  }
   let value = 0n;
-  for (let i = 0; i < bytes.length; i++) value = (value << 8n) | BigInt(bytes[i]!);
+  for (let i = 0; i < length; i++) value = (value << 8n) | BigInt(bytes[i]!);
   const [p, q] = split(value);
   return [minimalBytes(p), minimalBytes(q)];
 }

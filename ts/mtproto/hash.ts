@@ -22,7 +22,7 @@ import {
 } from "../runtime/bound.ts";
 import { nativeError, TgCryptoError } from "../errors.ts";
 import { ErrorCode } from "../runtime/symbols.ts";
-import { assertBytes, checkOutput, MAX_DATA_LENGTH, written } from "../validate.ts";
+import { byteLength, checkOutput, MAX_DATA_LENGTH, viewOf, written } from "../validate.ts";
 
 /** Digest sizes in bytes. */
 export const SHA256_SIZE = 32;
@@ -38,10 +38,18 @@ const STATE_SIZE = 112;
 const state = new Uint8Array(STATE_SIZE);
 const EMPTY = new Uint8Array(0);
 
-/** Throws TypeError unless every part is a Uint8Array. */
-function checkParts(parts: ArrayLike<unknown>): void {
-  for (let i = 0; i < parts.length; i++) assertBytes(parts[i], "every part");
+/**
+ * The engine's length of every part (TypeError unless each is a genuine,
+ * live Uint8Array), into {@link partLengths}. `parts` is the rest array of
+ * the call (the engine's own array), so nothing here runs caller code.
+ */
+function measureParts(parts: readonly unknown[]): void {
+  partLengths.length = parts.length;
+  for (let i = 0; i < parts.length; i++) partLengths[i] = byteLength(parts[i], "every part");
 }
+
+/** The lengths {@link measureParts} found, for the hash that follows it in the same call. */
+const partLengths: number[] = [];
 
 function check(code: number): void {
   if (code !== 0) throw nativeError(code);
@@ -57,21 +65,23 @@ type HashKind = typeof SHA256 | typeof SHA1;
  * bound functions are read per call: they are assigned when the library
  * loads.)
  */
-function hashParts(kind: HashKind, digest: Uint8Array, parts: ArrayLike<Uint8Array>): void {
+function hashParts(kind: HashKind, digest: Uint8Array, parts: readonly Uint8Array[]): void {
   if (parts.length <= 1) {
     const data = parts.length === 1 ? parts[0]! : EMPTY;
-    if (data.length <= MAX_DATA_LENGTH) {
-      return check((kind === SHA1 ? sha1OneShot : sha256OneShot)(digest, data, data.length));
+    const length = parts.length === 1 ? partLengths[0]! : 0;
+    if (length <= MAX_DATA_LENGTH) {
+      return check((kind === SHA1 ? sha1OneShot : sha256OneShot)(digest, data, length));
     }
   }
   const update = kind === SHA1 ? sha1Update : sha256Update;
   check((kind === SHA1 ? sha1Init : sha256Init)(state));
   for (let i = 0; i < parts.length; i++) {
     const part = parts[i]!;
+    const length = partLengths[i]!;
     // Lengths cross the FFI as uint32_t: a huge part goes in pieces.
-    for (let offset = 0; offset < part.length; offset += MAX_DATA_LENGTH) {
-      const n = Math.min(part.length - offset, MAX_DATA_LENGTH);
-      check(update(state, offset === 0 && n === part.length ? part : part.subarray(offset, offset + n), n));
+    for (let offset = 0; offset < length; offset += MAX_DATA_LENGTH) {
+      const n = Math.min(length - offset, MAX_DATA_LENGTH);
+      check(update(state, offset === 0 && n === length ? part : viewOf(part, offset, n), n));
     }
   }
   check((kind === SHA1 ? sha1Final : sha256Final)(state, digest));
@@ -84,7 +94,7 @@ function hashParts(kind: HashKind, digest: Uint8Array, parts: ArrayLike<Uint8Arr
  * @throws {TypeError} if a part is not a Uint8Array
  */
 export function sha256(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  checkParts(parts);
+  measureParts(parts);
   const digest = allocate(SHA256_SIZE);
   hashParts(SHA256, digest, parts);
   return finish(digest);
@@ -97,7 +107,7 @@ export function sha256(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
  * @throws {TypeError} if a part is not a Uint8Array
  */
 export function sha1(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  checkParts(parts);
+  measureParts(parts);
   const digest = allocate(SHA1_SIZE);
   hashParts(SHA1, digest, parts);
   return finish(digest);
@@ -113,11 +123,11 @@ export function sha1(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
  * @throws {RangeError} "Output buffer is too small (need 32 bytes)"
  */
 export function sha256Into<T extends ArrayBufferLike>(out: Uint8Array<T>, ...parts: Uint8Array[]): Uint8Array<T> {
-  assertBytes(out, "out");
-  checkParts(parts);
-  checkOutput(out, SHA256_SIZE);
+  const outLength = byteLength(out, "out");
+  measureParts(parts);
+  checkOutput(outLength, SHA256_SIZE);
   hashParts(SHA256, out, parts);
-  return written(out, SHA256_SIZE);
+  return written(out, outLength, SHA256_SIZE);
 }
 
 /**
@@ -130,11 +140,11 @@ export function sha256Into<T extends ArrayBufferLike>(out: Uint8Array<T>, ...par
  * @throws {RangeError} "Output buffer is too small (need 20 bytes)"
  */
 export function sha1Into<T extends ArrayBufferLike>(out: Uint8Array<T>, ...parts: Uint8Array[]): Uint8Array<T> {
-  assertBytes(out, "out");
-  checkParts(parts);
-  checkOutput(out, SHA1_SIZE);
+  const outLength = byteLength(out, "out");
+  measureParts(parts);
+  checkOutput(outLength, SHA1_SIZE);
   hashParts(SHA1, out, parts);
-  return written(out, SHA1_SIZE);
+  return written(out, outLength, SHA1_SIZE);
 }
 
 /**

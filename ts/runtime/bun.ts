@@ -96,11 +96,16 @@ export function cStringReader(ffi: BunFfi): (pointer: Pointer | bigint | null) =
  */
 export const UNINITIALIZED_OUTPUT_MIN_BYTES = 512;
 
+// Captured at load: C writes `length` bytes into the output, so a caller who
+// later replaces globalThis.Uint8Array or Bun.allocUnsafe must not choose it.
+const IntrinsicUint8Array = Uint8Array;
+const loadedAllocUnsafe = bunGlobal?.allocUnsafe;
+
 /** Output allocator for {@link Native.allocateOutput}. */
 export function outputAllocator(
   allocUnsafe: (length: number) => Uint8Array<ArrayBuffer>,
 ): (length: number) => Uint8Array<ArrayBuffer> {
-  return (length) => (length < UNINITIALIZED_OUTPUT_MIN_BYTES ? new Uint8Array(length) : allocUnsafe(length));
+  return (length) => (length < UNINITIALIZED_OUTPUT_MIN_BYTES ? new IntrinsicUint8Array(length) : allocUnsafe(length));
 }
 
 /**
@@ -145,7 +150,7 @@ const bunHost: BunLoaderHost = {
   ffi: () => require("bun:ffi") as BunFfi,
   locate: locateNative,
   requirePlatformPackage,
-  allocUnsafe: (length) => bunGlobal.allocUnsafe(length),
+  allocUnsafe: (length) => loadedAllocUnsafe!.call(bunGlobal, length),
 };
 
 /**

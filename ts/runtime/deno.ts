@@ -30,6 +30,9 @@ const DENO_RESULT_TYPES = {
   cstring: "pointer", // read with UnsafePointerView.getCString
 } as const satisfies Record<ResultKind, string>;
 
+/** Uint8Array as loaded: C writes into the outputs, so a later replacement of the global must not make them. */
+const IntrinsicUint8Array = Uint8Array;
+
 /** Deno's opaque pointer value (an object, or null for NULL). */
 type PointerValue = object | null;
 
@@ -79,7 +82,7 @@ export function loadNative(
     throw loadFailure(path, origin, cause);
   }
   return nativeFromSymbols(
-    { runtime: "deno", path, allocateOutput: (length) => new Uint8Array(length), finishOutput: (out) => out },
+    { runtime: "deno", path, allocateOutput: (length) => new IntrinsicUint8Array(length), finishOutput: (out) => out },
     library.symbols,
     (pointer: PointerValue) => (pointer === null ? null : deno.UnsafePointerView.getCString(pointer)),
   );
