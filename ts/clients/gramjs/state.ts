@@ -208,9 +208,8 @@ export function makeDecryptMessageData(modules: GramModules, stock: (this: GramS
       return stock.call(this, body); // a keyId that is not 8 bytes: GramJS's own comparison
     }
     if (!expectedId.equals(body.subarray(0, 8))) throw new SecurityError("Server replied with an invalid auth key");
-    if (receivedIds && (body.length < 24 || (body.length - 24) % 16 !== 0)) {
-      return stock.call(this, body); // teleproto's IGE error for a partial block
-    }
+    // A packet that is not whole blocks after msg_key: stock's answer (teleproto's IGE throws its own error).
+    if (body.length < 24 || (body.length - 24) % 16 !== 0) return stock.call(this, body);
     const plaintext = decryptChecked(entry.native, body);
     // GramJS's reading of the header and its duplicate msg_id check, on the checked plaintext. The salt and the
     // session_id are skipped (GramJS reads and ignores them); msg_id is the signed little-endian long GramJS's
