@@ -71,10 +71,15 @@ for (const p of platforms) {
     `import { fileURLToPath } from "node:url";\n\n` +
       `export default fileURLToPath(new URL("./${p.file}", import.meta.url));\n` + addonLine,
   );
+  // A plain `bun build` (no --compile) copies the library beside the bundle
+  // and gives its path as "./<name>", relative to the bundle (not to the
+  // cwd): resolved against import.meta.url, which is then the bundle's.
   writeFileSync(
     join(dir, "index.bun.js"),
-    `import { fileURLToPath } from "node:url";\nimport path from "./${p.file}" with { type: "file" };\n\n` +
-      `export default path;\n` + addonLine,
+    `import { isAbsolute } from "node:path";\nimport { fileURLToPath } from "node:url";\n` +
+      `import file from "./${p.file}" with { type: "file" };\n\n` +
+      `/** Absolute when run from node_modules or a compiled executable; "./<name>" beside a plain bundle. */\n` +
+      `export default isAbsolute(file) ? file : fileURLToPath(new URL(file, import.meta.url));\n` + addonLine,
   );
   writeFileSync(
     join(dir, "index.d.ts"),

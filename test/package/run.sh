@@ -15,7 +15,9 @@
 #      main entry and both subpaths, the same module instances as import()),
 #      loading tgcrypto.node from the platform package, with no warning;
 #   5. `bun build --compile` of check.ts runs from another empty directory
-#      after node_modules is deleted: the library must be embedded;
+#      after node_modules is deleted: the library must be embedded; a plain
+#      `bun build` bundle of it, run from there too, must load the library
+#      Bun copied beside the bundle;
 #   6. with NODE_ARM64 set (a command running arm64 Node, e.g. under QEMU):
 #      the linux-arm64-gnu tarballs in another empty project, check.ts and
 #      check.cjs on armce, neon and soft.
@@ -104,9 +106,13 @@ if [[ $platform == linux-* ]]; then
 fi
 
 check "bun build --compile" -- "$bun" build --compile check.ts --outfile "$work/check-bin"
+# A plain bundle: Bun copies the library beside it; the bundle must find it there, whatever the cwd.
+check "bun build (plain bundle)" -- "$bun" build check.ts --target bun --outdir "$work/bundle"
 rm -rf node_modules
 mkdir -p "$work/elsewhere" && cd "$work/elsewhere" || exit 1
 check "compiled executable, node_modules deleted, run elsewhere" 'library: /$bunfs/' "check ok" -- "$work/check-bin"
+check "plain bundle, node_modules deleted, run elsewhere" "library: $work/bundle/libtgcrypto" "check ok" -- \
+    "$bun" --no-install "$work/bundle/check.js"
 
 # arm64 Node (under QEMU here): the arm64 packages, installed the same way into another empty project.
 if [ -n "${NODE_ARM64:-}" ]; then
