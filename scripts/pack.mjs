@@ -114,6 +114,10 @@ writeJson(join(main, "package.json"), {
     "./gramjs": { types: "./js/clients/gramjs.d.ts", default: "./js/clients/gramjs.js" },
     "./mtcute": { types: "./js/clients/mtcute.d.ts", default: "./js/clients/mtcute.js" },
   },
+  // TypeScript's moduleResolution node10 reads neither "exports" nor its
+  // conditions: the main entry's types and the subpaths' come from these.
+  types: "./js/mod.d.ts",
+  typesVersions: { "*": { gramjs: ["./js/clients/gramjs.d.ts"], mtcute: ["./js/clients/mtcute.d.ts"] } },
   files: ["js/"],
   // Node.js: require() of this ES module package (require(esm), no warning) from 22.12 on.
   engines: { node: rootPackage.engines.node },

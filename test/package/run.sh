@@ -2,6 +2,7 @@
 # The npm packages as a user gets them, offline:
 #   1. `npm run pack:all` stages and packs the main + 8 platform packages;
 #      contents.mjs checks what each tarball holds;
+#      types/run.sh type-checks consumer projects against the staged package;
 #   2. the main tarball and this platform's tarball are installed into an
 #      empty project with `npm install --offline` (the other platforms'
 #      optional dependencies are omitted: they are not in any cache);
@@ -61,6 +62,8 @@ tarballs=$repo/zig-out/npm/tarballs
 
 check "pack every package (npm run pack:all)" -- npm run --silent pack:all
 check "tarball contents" -- node test/package/contents.mjs "$tarballs" "$version"
+check "types: lib es2022 only; node10, node16, nodenext, bundler; .ts, .mts, .cts (test/package/types/run.sh)" \
+    "5 passed, 0 failed" -- bash test/package/types/run.sh "$repo/zig-out/npm/tgcrypto-ffi"
 
 # An empty project, its own npm cache and a dead registry: npm cannot fetch anything.
 project=$work/project
