@@ -1,4 +1,5 @@
-// A CommonJS consumer: the ES module package through import() (every moduleResolution allows it).
+// A CommonJS consumer (a script: no exports): the ES module package through import(), which every
+// moduleResolution allows.
 async function main(): Promise<void> {
   const { sha256 } = await import("tgcrypto-ffi");
   const { installGramJS } = await import("tgcrypto-ffi/gramjs");
@@ -7,4 +8,4 @@ async function main(): Promise<void> {
   installGramJS({ resolveFrom: "/srv/bot/app.js" }); // no @types/node: no __filename
   createAesIge(digest, digest);
 }
-export = main;
+void main();
