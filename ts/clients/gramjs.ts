@@ -45,6 +45,12 @@
  *   security guidelines ask; GramJS does not. A packet failing them has a
  *   valid msg_key, so only the key holder can make one; it is rejected with
  *   GramJS's msg_key `SecurityError` where stock GramJS would parse it.
+ * - the padding of an encrypted message comes from this library's CSPRNG
+ *   while the package's random source (GramJS's `helpers.generateRandomBytes`,
+ *   teleproto 1.229's node:crypto `randomFillSync`) is the one it had when
+ *   `installGramJS()` ran: the same length as stock's, as random; a source
+ *   replaced after installGramJS is called as stock calls it (one replaced
+ *   before is taken for the stock one).
  * - `Factorizator.factorize` of 0, 1 or a prime throws (`TgCryptoError`)
  *   where stock GramJS answers `{ p: 1, q: pq }` or does not terminate.
  *

@@ -89,6 +89,15 @@ export function makeEncryptMessageData(modules: GramModules, stock: (this: GramS
     return padding;
   };
   const dataOk = fromNodeCrypto ? (data: unknown) => Buffer.isBuffer(data) : isBytes;
+  // While the package's random source is the one it had at install, the padding is the native layer's own
+  // (the shortest, 12..27 bytes, from the CSPRNG: the same length and as random as stock's): drawing it
+  // through GramJS's generateRandomBytes (node:crypto's randomBytes, then a copy) was the largest part of
+  // the patch's own cost on small messages. A source replaced after installGramJS (a seeded one in tests,
+  // say) is called as stock calls it, and its bytes used.
+  const installedRandom = fromNodeCrypto ? nodeCrypto.randomFillSync : helpers.generateRandomBytes;
+  const randomReplaced = fromNodeCrypto
+    ? () => nodeCrypto.randomFillSync !== installedRandom
+    : () => helpers.generateRandomBytes !== installedRandom;
   return async function encryptMessageData(this: GramState, data: Buffer): Promise<Buffer> {
     // GramJS's checks and messages, in its order.
     if (!this.authKey) throw new Error("Auth key unset");
@@ -109,11 +118,14 @@ export function makeEncryptMessageData(modules: GramModules, stock: (this: GramS
       header = { salt: this.salt, id: this.id, bytes };
       headers.set(this, header);
     }
-    const length = SALT_AND_SESSION + data.length;
-    const paddingLength = helpers.mod(-(length + 12), 16) + 12;
-    const padding = fromNodeCrypto ? randomPadding(paddingLength) : helpers.generateRandomBytes(paddingLength);
+    let options: { padding: Buffer } | undefined;
+    if (randomReplaced()) {
+      const length = SALT_AND_SESSION + data.length;
+      const paddingLength = helpers.mod(-(length + 12), 16) + 12;
+      options = { padding: fromNodeCrypto ? randomPadding(paddingLength) : helpers.generateRandomBytes(paddingLength) };
+    }
     const entry = nativeKeyFor(authKey);
-    const packet = entry.native.encryptMessage([header.bytes, data], { padding });
+    const packet = entry.native.encryptMessage([header.bytes, data], options);
     // GramJS writes its keyId in front: the native auth_key_id (the last 8 bytes of SHA1(key)) unless the keyId
     // did not come from this key (e.g. a session's stored hash), in which case GramJS's bytes are kept.
     packet.set(keyIdBytes(entry, this.authKey.keyId, helpers.readBufferFromBigInt), 0);
