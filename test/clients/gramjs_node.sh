@@ -82,5 +82,16 @@ done
 
 app_for telegram
 app_for teleproto
+
+# An application with neither package, started from /: the error names the entry script and the cwd, each
+# with both packages.
+empty="$scratch/empty"
+mkdir -p "$empty/node_modules" && ln -s "$repo" "$empty/node_modules/tgcrypto-ffi"
+printf 'import { installGramJS } from "tgcrypto-ffi/gramjs";\ntry { installGramJS(); } catch (e) { console.log(e.message); }\n' >"$empty/app.mjs"
+message=$(cd / && "$repo/node_modules/node26/bin/node" "$empty/app.mjs" 2>/dev/null)
+if grep -qF "process.argv[1] ($empty/app.mjs): no teleproto" <<<"$message" &&
+    grep -qF "the current directory (/): no telegram" <<<"$message" &&
+    grep -qF 'cannot load the "telegram" or "teleproto" package. Looked in:' <<<"$message"; then passed=$((passed + 1))
+else echo "FAIL: the not-found error does not name every place: $message"; failed=$((failed + 1)); fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -98,10 +98,10 @@ interface RuntimeGlobals {
  * The places the application's packages are resolved from, in order: the
  * entry script (`require.main`, then `process.argv[1]`, Deno's and Bun's
  * main module), then the current directory. Each a file path for
- * createRequire, with where it came from (for the error).
+ * createRequire, with where it came from and what to show (for the error).
  */
-export function applicationPlaces(): { base: string; origin: string }[] {
-  const places: { base: string; origin: string }[] = [];
+export function applicationPlaces(): { base: string; origin: string; shown?: string }[] {
+  const places: { base: string; origin: string; shown?: string }[] = [];
   const add = (given: string | undefined, origin: string) => {
     if (typeof given !== "string" || given === "") return;
     let base: string;
@@ -128,7 +128,8 @@ export function applicationPlaces(): { base: string; origin: string }[] {
   add(runtime.Deno?.mainModule, "Deno.mainModule");
   add(runtime.Bun?.main, "Bun.main");
   try {
-    places.push({ base: join(process.cwd(), "noop.js"), origin: "the current directory" }); // Deno may need a permission
+    const cwd = process.cwd(); // Deno may need a permission
+    places.push({ base: join(cwd, "noop.js"), origin: "the current directory", shown: cwd });
   } catch {
     // no cwd permission
   }
@@ -174,10 +175,10 @@ function findPackage(
       try {
         placeRequire = createRequire(place.base);
       } catch (cause) {
-        tried.push(`  ${place.origin} (${place.base}): ${String((cause as Error)?.message ?? cause)}`);
+        tried.push(`  ${place.origin} (${place.shown ?? place.base}): ${String((cause as Error)?.message ?? cause)}`);
         continue;
       }
-      const found = attempt(placeRequire, `${place.origin} (${place.base})`);
+      const found = attempt(placeRequire, `${place.origin} (${place.shown ?? place.base})`);
       if (found) return found;
     }
   }
