@@ -1,11 +1,11 @@
 /**
- * One client of bench/transfer.ts, in a process of its own: connects GramJS
- * or mtcute (stock, or with this library) to the loopback server process,
+ * One client of bench/transfer.ts, in a process of its own: connects GramJS,
+ * teleproto or mtcute (stock, or with this library) to the loopback server process,
  * uploads `size` random bytes, downloads them back, checks them, and prints
  * one JSON line: wall time and process.cpuUsage() of each phase.
  *
  * Its input is the TRANSFER_CLIENT environment variable (JSON):
- *   { "server": <server/main.ts's first line>, "client": "gramjs" | "mtcute",
+ *   { "server": <server/main.ts's first line>, "client": "gramjs" | "teleproto" | "mtcute",
  *     "mode": "stock" | "library", "size": bytes }
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -21,7 +21,7 @@ import { connectMtcute, mtcuteDownload, mtcuteUpload } from "../test/e2e/clients
 
 interface Args {
   server: string;
-  client: "gramjs" | "mtcute";
+  client: "gramjs" | "teleproto" | "mtcute";
   mode: "stock" | "library";
   size: number;
 }
@@ -40,12 +40,13 @@ const data = new Uint8Array(randomBytes(args.size));
 const digest = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
 let session: { close(): Promise<void> };
 let result: Record<string, unknown>;
-if (args.client === "gramjs") {
-  if (args.mode === "library") installGramJS();
-  const connect = await phase(() => connectGramJS(server));
+if (args.client === "gramjs" || args.client === "teleproto") {
+  const pkg = args.client === "gramjs" ? "telegram" : "teleproto";
+  if (args.mode === "library") installGramJS({ package: pkg });
+  const connect = await phase(() => connectGramJS(server, "full", pkg));
   session = connect.value;
-  const upload = await phase(() => gramUpload(connect.value, data));
-  const download = await phase(() => gramDownload(connect.value, upload.value.fileId, data.length));
+  const upload = await phase(() => gramUpload(connect.value, data, "random.bin", pkg));
+  const download = await phase(() => gramDownload(connect.value, upload.value.fileId, data.length, pkg));
   result = { connect, upload, download, fileId: upload.value.fileId, ok: digest(download.value) === digest(data), back: download.value };
 } else {
   const crypto = args.mode === "library" ? nativeCrypto(new NodeCryptoProvider()) : new NodeCryptoProvider();

@@ -71,10 +71,15 @@ for (const p of platforms) {
     `import { fileURLToPath } from "node:url";\n\n` +
       `export default fileURLToPath(new URL("./${p.file}", import.meta.url));\n` + addonLine,
   );
+  // A plain `bun build` (no --compile) copies the library beside the bundle
+  // and gives its path as "./<name>", relative to the bundle (not to the
+  // cwd): resolved against import.meta.url, which is then the bundle's.
   writeFileSync(
     join(dir, "index.bun.js"),
-    `import { fileURLToPath } from "node:url";\nimport path from "./${p.file}" with { type: "file" };\n\n` +
-      `export default path;\n` + addonLine,
+    `import { isAbsolute } from "node:path";\nimport { fileURLToPath } from "node:url";\n` +
+      `import file from "./${p.file}" with { type: "file" };\n\n` +
+      `/** Absolute when run from node_modules or a compiled executable; "./<name>" beside a plain bundle. */\n` +
+      `export default isAbsolute(file) ? file : fileURLToPath(new URL(file, import.meta.url));\n` + addonLine,
   );
   writeFileSync(
     join(dir, "index.d.ts"),
@@ -109,6 +114,10 @@ writeJson(join(main, "package.json"), {
     "./gramjs": { types: "./js/clients/gramjs.d.ts", default: "./js/clients/gramjs.js" },
     "./mtcute": { types: "./js/clients/mtcute.d.ts", default: "./js/clients/mtcute.js" },
   },
+  // TypeScript's moduleResolution node10 reads neither "exports" nor its
+  // conditions: the main entry's types and the subpaths' come from these.
+  types: "./js/mod.d.ts",
+  typesVersions: { "*": { gramjs: ["./js/clients/gramjs.d.ts"], mtcute: ["./js/clients/mtcute.d.ts"] } },
   files: ["js/"],
   // Node.js: require() of this ES module package (require(esm), no warning) from 22.12 on.
   engines: { node: rootPackage.engines.node },

@@ -143,8 +143,9 @@ fi
 if [[ " $node_lines " == *" 24 "* ]]; then vitest node24 "$best"; fi
 if [ "$node_lines" != "22 24 26" ]; then why=$node_why; skip "vitest under Node 22, 24, 26"; fi
 step "installGramJS under Deno with npm:telegram, no node_modules" bash test/clients/gramjs_deno_npm.sh
+suite "permission errors name their flags (Node --permission/--allow-addons, Deno --allow-ffi)" bash test/runtime/permission_errors.sh
 if [ "$node_lines" = "22 24 26" ]; then
-    suite "installGramJS in Node 22/26 applications, CommonJS and ES module" bash test/clients/gramjs_node.sh
+    suite "installGramJS in Node 22/26 and Bun applications (telegram, teleproto; CommonJS and ES module; started from / too)" bash test/clients/gramjs_node.sh
 else why=$node_why; skip "installGramJS in Node 22/26 applications, CommonJS and ES module"; fi
 
 # Real GramJS and mtcute sessions (stock and drop-in) against the loopback MTProto server, every runtime.

@@ -9,7 +9,13 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
 import { afterAll, describe, expect, test } from "vitest";
-import { installGramJS, isGramJSInstalled, TESTED_GRAMJS_VERSION, uninstallGramJS } from "../../ts/clients/gramjs.ts";
+import {
+  installGramJS,
+  isGramJSInstalled,
+  TESTED_GRAMJS_VERSION,
+  TESTED_TELEPROTO_VERSIONS,
+  uninstallGramJS,
+} from "../../ts/clients/gramjs.ts";
 
 const require = createRequire(import.meta.url);
 afterAll(() => uninstallGramJS());
@@ -52,9 +58,12 @@ describe("installGramJS options", () => {
       error = e;
     }
     expect((error as Error).message).toBe(
-      `tgcrypto-ffi/gramjs: cannot load the "telegram" package (GramJS) from options.require. ` +
-        `Install telegram@${TESTED_GRAMJS_VERSION} (the tested version), or pass installGramJS({ resolveFrom }) ` +
-        `or installGramJS({ require: createRequire(import.meta.url) }) from the module that imports telegram.`,
+      `tgcrypto-ffi/gramjs: cannot load the "telegram" or "teleproto" package. Looked in:\n` +
+        `  options.require: no telegram (Cannot find module 'telegram/package.json')\n` +
+        `  options.require: no teleproto (Cannot find module 'telegram/package.json')\n` +
+        `Install telegram@${TESTED_GRAMJS_VERSION} or teleproto@${TESTED_TELEPROTO_VERSIONS[0]} (tested), ` +
+        `or pass installGramJS({ resolveFrom: import.meta.url }) ` +
+        `or installGramJS({ require: createRequire(import.meta.url) }) from the module that imports it.`,
     );
     expect((error as Error).cause).toBe(cause);
   });

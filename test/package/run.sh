@@ -2,6 +2,7 @@
 # The npm packages as a user gets them, offline:
 #   1. `npm run pack:all` stages and packs the main + 8 platform packages;
 #      contents.mjs checks what each tarball holds;
+#      types/run.sh type-checks consumer projects against the staged package;
 #   2. the main tarball and this platform's tarball are installed into an
 #      empty project with `npm install --offline` (the other platforms'
 #      optional dependencies are omitted: they are not in any cache);
@@ -15,7 +16,9 @@
 #      main entry and both subpaths, the same module instances as import()),
 #      loading tgcrypto.node from the platform package, with no warning;
 #   5. `bun build --compile` of check.ts runs from another empty directory
-#      after node_modules is deleted: the library must be embedded;
+#      after node_modules is deleted: the library must be embedded; a plain
+#      `bun build` bundle of it, run from there too, must load the library
+#      Bun copied beside the bundle;
 #   6. with NODE_ARM64 set (a command running arm64 Node, e.g. under QEMU):
 #      the linux-arm64-gnu tarballs in another empty project, check.ts and
 #      check.cjs on armce, neon and soft.
@@ -59,6 +62,8 @@ tarballs=$repo/zig-out/npm/tarballs
 
 check "pack every package (npm run pack:all)" -- npm run --silent pack:all
 check "tarball contents" -- node test/package/contents.mjs "$tarballs" "$version"
+check "types: lib es2022 only; node10, node16, nodenext, bundler; .ts, .mts, .cts (test/package/types/run.sh)" \
+    "5 passed, 0 failed" -- bash test/package/types/run.sh "$repo/zig-out/npm/tgcrypto-ffi"
 
 # An empty project, its own npm cache and a dead registry: npm cannot fetch anything.
 project=$work/project
@@ -104,9 +109,13 @@ if [[ $platform == linux-* ]]; then
 fi
 
 check "bun build --compile" -- "$bun" build --compile check.ts --outfile "$work/check-bin"
+# A plain bundle: Bun copies the library beside it; the bundle must find it there, whatever the cwd.
+check "bun build (plain bundle)" -- "$bun" build check.ts --target bun --outdir "$work/bundle"
 rm -rf node_modules
 mkdir -p "$work/elsewhere" && cd "$work/elsewhere" || exit 1
 check "compiled executable, node_modules deleted, run elsewhere" 'library: /$bunfs/' "check ok" -- "$work/check-bin"
+check "plain bundle, node_modules deleted, run elsewhere" "library: $work/bundle/libtgcrypto" "check ok" -- \
+    "$bun" --no-install "$work/bundle/check.js"
 
 # arm64 Node (under QEMU here): the arm64 packages, installed the same way into another empty project.
 if [ -n "${NODE_ARM64:-}" ]; then

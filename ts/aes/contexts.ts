@@ -1,3 +1,5 @@
+// `using` support in the emitted .d.ts for consumers whose lib has no esnext.disposable (e.g. lib ["es2022"]).
+/// <reference lib="esnext.disposable" preserve="true" />
 /**
  * Streaming contexts: the key is expanded once (natively) and the chaining
  * state kept between updates. Each owns a native handle that is freed, and

@@ -51,14 +51,15 @@ export interface MtcuteAesCtr {
 
 /**
  * mtcute's `createAesIge(key, iv)`, native: AES-256-IGE for one message key.
- * Stateless: every `encrypt`/`decrypt` starts again from `key`/`iv` (copied,
- * as the caller may reuse its arrays); each result is a fresh array.
+ * Stateless: every `encrypt`/`decrypt` starts again from `key`/`iv`, read
+ * at each call as mtcute's own providers read them (a caller that changes
+ * its arrays after creating the scheme changes later results, as with
+ * stock mtcute); each result is a fresh array.
  */
 export function createAesIge(key: Uint8Array, iv: Uint8Array): MtcuteEncryptionScheme {
-  const ownKey = key.slice(), ownIv = iv.slice();
   return {
-    encrypt: (data) => ige256Encrypt(data, ownKey, ownIv),
-    decrypt: (data) => ige256Decrypt(data, ownKey, ownIv),
+    encrypt: (data) => ige256Encrypt(data, key, iv),
+    decrypt: (data) => ige256Decrypt(data, key, iv),
   };
 }
 

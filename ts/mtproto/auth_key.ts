@@ -1,3 +1,5 @@
+// `using` support in the emitted .d.ts for consumers whose lib has no esnext.disposable (e.g. lib ["es2022"]).
+/// <reference lib="esnext.disposable" preserve="true" />
 /**
  * {@link AuthKey}: an MTProto 2.0 authorization key held in native memory,
  * and the message layer over it (core.telegram.org/mtproto/description):

@@ -41,6 +41,7 @@
 
 import { Buffer } from "node:buffer";
 import { createRequire } from "node:module";
+import process from "node:process";
 
 import { locateNative } from "./locate.ts";
 import { loadFailure, type Native } from "./native.ts";
@@ -84,6 +85,21 @@ export function outputScratchIsClear(): boolean {
   return scratch.every((byte) => byte === 0);
 }
 
+/**
+ * Node's refusal to load any addon (ERR_DLOPEN_DISABLED: "loading addons is
+ * disabled") as an error naming the flag that allows it: `--permission`
+ * without `--allow-addons`, or `--no-addons`. Undefined for other errors.
+ */
+function addonsDisabled(cause: unknown): Error | undefined {
+  if ((cause as { code?: unknown })?.code !== "ERR_DLOPEN_DISABLED") return undefined;
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+  const why = flags.includes("--no-addons")
+    ? "Node.js was started with --no-addons: start it without that flag"
+    : "Node.js runs with --permission, which disables addons: start it with --allow-addons as well " +
+      "(e.g. node --permission --allow-addons --allow-fs-read=... app.js)";
+  return new Error(`${why} (${(cause as Error).message})`, { cause });
+}
+
 /** The addon's exports: the C functions of the contract. */
 type Addon = Omit<Native, "runtime" | "path" | "allocateOutput" | "finishOutput">;
 
@@ -100,7 +116,7 @@ export function loadNative(): Native {
   try {
     addon = createRequire(import.meta.url)(path) as Record<string, unknown>;
   } catch (cause) {
-    throw loadFailure(path, origin, cause);
+    throw loadFailure(path, origin, addonsDisabled(cause) ?? cause);
   }
   const missing = (Object.keys(symbols) as SymbolName[]).filter((name) => typeof addon[name] !== "function");
   if (missing.length !== 0) {

@@ -1,6 +1,8 @@
 /**
- * A GramJS (`telegram` 2.26.22) client pointed at the loopback server, set
- * up as an application would set it up, with three test-only adjustments:
+ * A GramJS (`telegram` 2.26.22) or teleproto (its successor, the same layout:
+ * `teleproto` 1.229.0, `teleproto-latest` 214.1.7) client pointed at the
+ * loopback server, set up as an application would set it up, with four
+ * test-only adjustments:
  *
  * - the server's test RSA key is put in GramJS's key table (crypto/RSA's
  *   `_serverKeys`, which GramJS looks fingerprints up in);
@@ -9,7 +11,8 @@
  *   subclassed only to dial the server: GramJS 2.26.22 dials port 80 (443
  *   with WSS) whatever the session or the Config say;
  * - a Logger that keeps GramJS's warnings and errors (the tests assert on
- *   the error GramJS logs when it drops a tampered packet).
+ *   the error GramJS logs when it drops a tampered packet);
+ * - teleproto 1.229's media senders on the permanent key (see connectGramJS).
  */
 import { Buffer } from "node:buffer";
 import { createRequire } from "node:module";
@@ -37,22 +40,27 @@ export interface GramSession {
   close(): Promise<void>;
 }
 
-/** GramJS's modules, loaded once per process. */
-export function gramjs(): Any {
+/** The client packages these sessions run: GramJS, and teleproto's two tested versions (npm names). */
+export type GramPackage = "telegram" | "teleproto" | "teleproto-latest";
+
+/** A GramJS-family package's modules (require caches them: loaded once per process). */
+export function gramjs(pkg: GramPackage = "telegram"): Any {
+  const packageRequire = createRequire(require.resolve(`${pkg}/package.json`));
   return {
-    telegram: require("telegram"),
-    RSA: require("telegram/crypto/RSA"),
-    connection: require("telegram/network/connection"),
-    Logger: require("telegram/extensions/Logger"),
-    AllTLObjects: require("telegram/tl/AllTLObjects"),
-    bigInt: require("big-integer"),
-    CustomFile: require("telegram/client/uploads").CustomFile,
+    telegram: require(pkg),
+    version: require(`${pkg}/package.json`).version as string,
+    RSA: require(`${pkg}/crypto/RSA`),
+    connection: require(`${pkg}/network/connection`),
+    Logger: require(`${pkg}/extensions/Logger`),
+    LAYER: require(`${pkg}/tl`).LAYER ?? require(`${pkg}/tl/AllTLObjects`).LAYER,
+    bigInt: packageRequire("big-integer"),
+    CustomFile: require(`${pkg}/client/uploads`).CustomFile,
   };
 }
 
 /** Puts the server's RSA keys in GramJS's key table (idempotent). */
-export function addGramKeys(server: Pick<ServerAddress, "rsaKeys">): void {
-  const { RSA, bigInt } = gramjs();
+export function addGramKeys(server: Pick<ServerAddress, "rsaKeys">, pkg: GramPackage = "telegram"): void {
+  const { RSA, bigInt } = gramjs(pkg);
   for (const key of Object.values(server.rsaKeys)) {
     RSA._serverKeys.set(key.fingerprint.toString(), { n: bigInt(key.n.toString()), e: Number(key.e) });
   }
@@ -61,9 +69,10 @@ export function addGramKeys(server: Pick<ServerAddress, "rsaKeys">): void {
 export async function connectGramJS(
   server: ServerAddress,
   transport: GramTransport = "full",
+  pkg: GramPackage = "telegram",
 ): Promise<GramSession> {
-  const { telegram, connection, Logger, AllTLObjects } = gramjs();
-  addGramKeys(server);
+  const { telegram, connection, Logger, LAYER } = gramjs(pkg);
+  addGramKeys(server, pkg);
   const Base = { full: connection.ConnectionTCPFull, abridged: connection.ConnectionTCPAbridged, obfuscated: connection.ConnectionTCPObfuscated }[transport];
   const Dial = class extends Base {
     constructor(params: Any) {
@@ -90,30 +99,42 @@ export async function connectGramJS(
     timeout: 10,
   });
   await client.connect();
+  // teleproto 1.229 gives media (upload/download) senders a temporary key bound with auth.bindTempAuthKey,
+  // which the loopback server does not implement: the session starts where teleproto goes after a failed
+  // binding (its Dcenter's mediaTempFailed), media on the permanent key as GramJS does.
+  if (client._dcenters !== undefined) {
+    client._dcenters.get(server.dcId, client.session.getAuthKey(server.dcId)).mediaTempFailed = true;
+  }
   return {
     client,
     Api: telegram.Api,
     log,
-    layer: AllTLObjects.LAYER,
+    layer: LAYER,
     authKey: () => new Uint8Array(client.session.getAuthKey().getKey() as Buffer),
     async close() {
       // GramJS 2.26.22's destroy() walks its Maps of exported senders (the upload connection) with
       // Object.values, which finds nothing: they are disconnected here, and their release timers cleared.
-      for (const promise of client._exportedSenderPromises.values()) {
+      // (teleproto 1.229 keeps them elsewhere and disconnects them itself.)
+      for (const promise of client._exportedSenderPromises?.values() ?? []) {
         const sender = await Promise.resolve(promise).catch(() => undefined);
         await sender?.disconnect();
       }
-      for (const timer of client._exportedSenderReleaseTimeouts.values()) clearTimeout(timer);
-      client._exportedSenderPromises.clear();
-      client._exportedSenderReleaseTimeouts.clear();
+      for (const timer of client._exportedSenderReleaseTimeouts?.values() ?? []) clearTimeout(timer);
+      client._exportedSenderPromises?.clear();
+      client._exportedSenderReleaseTimeouts?.clear();
       await client.destroy();
     },
   };
 }
 
 /** Uploads `bytes` with GramJS's uploadFile; returns the file_id it chose and the InputFile. */
-export async function gramUpload(session: GramSession, bytes: Uint8Array, name = "random.bin"): Promise<{ fileId: bigint; inputFile: Any }> {
-  const { CustomFile } = gramjs();
+export async function gramUpload(
+  session: GramSession,
+  bytes: Uint8Array,
+  name = "random.bin",
+  pkg: GramPackage = "telegram",
+): Promise<{ fileId: bigint; inputFile: Any }> {
+  const { CustomFile } = gramjs(pkg);
   const inputFile = await session.client.uploadFile({
     file: new CustomFile(name, bytes.length, "", Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length)),
     workers: 1,
@@ -123,8 +144,13 @@ export async function gramUpload(session: GramSession, bytes: Uint8Array, name =
 }
 
 /** Downloads the file the server stored under `fileId` (as document `fileId`), 512 KiB per upload.getFile. */
-export async function gramDownload(session: GramSession, fileId: bigint, size: number): Promise<Uint8Array> {
-  const { bigInt } = gramjs();
+export async function gramDownload(
+  session: GramSession,
+  fileId: bigint,
+  size: number,
+  pkg: GramPackage = "telegram",
+): Promise<Uint8Array> {
+  const { bigInt } = gramjs(pkg);
   const location = new session.Api.InputDocumentFileLocation({
     id: bigInt(fileId.toString()),
     accessHash: bigInt(0),
