@@ -136,6 +136,21 @@ export function byteLength(value: unknown, name: string): number {
   return length;
 }
 
+/**
+ * The engine's length of `value` if it is a genuine Uint8Array over a live
+ * buffer, else -1. Never throws and never runs the caller's code: what the
+ * drop-ins ask before taking the native path (anything else goes to the
+ * stock code, which then behaves as stock does).
+ */
+export function liveByteLength(value: unknown): number {
+  if (checkedBytes === undefined || !weakSetHas.call(checkedBytes, value)) {
+    if (typedArrayName.call(value) !== "Uint8Array") return -1;
+    if (checkedBytes !== undefined) weakSetAdd.call(checkedBytes, value as Uint8Array);
+  }
+  const length = typedArrayLength.call(value);
+  return length === 0 && isDetached(value as Uint8Array) ? -1 : length;
+}
+
 /** Throws like {@link byteLength} unless `value` is a live genuine Uint8Array. */
 export function assertBytes(value: unknown, name: string): asserts value is Uint8Array {
   byteLength(value, name);

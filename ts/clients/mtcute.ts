@@ -36,6 +36,7 @@
  */
 
 import { CtrContext, factorizePQ, ige256Decrypt, ige256Encrypt, sha1, sha256 } from "../mod.ts";
+import { liveByteLength } from "../validate.ts";
 
 /** mtcute's `IEncryptionScheme`. */
 export interface MtcuteEncryptionScheme {
@@ -103,7 +104,8 @@ type NativeMember = (typeof NATIVE_MEMBERS)[number];
 /** The functions nativeCrypto puts on providers (to recognise a provider it already changed). */
 const nativeFunctions = new WeakSet<object>();
 
-const isBytes = (value: unknown): value is Uint8Array => value instanceof Uint8Array;
+/** A genuine Uint8Array over a live buffer, by the engine's answer (only those take the native path). */
+const isBytes = (value: unknown): value is Uint8Array => liveByteLength(value) >= 0;
 
 /**
  * Makes `provider`'s `createAesIge`, `createAesCtr`, `sha1`, `sha256` and
@@ -163,12 +165,12 @@ export function nativeCrypto<P extends MtcuteCryptoProvider>(provider: P): P {
   const stockSha1 = provider.sha1, stockSha256 = provider.sha256;
   const members: Pick<MtcuteCryptoProvider, NativeMember> = {
     createAesIge(this: unknown, key: Uint8Array, iv: Uint8Array) {
-      return isBytes(key) && isBytes(iv) && key.length === 32 && iv.length === 32
+      return liveByteLength(key) === 32 && liveByteLength(iv) === 32
         ? createAesIge(key, iv)
         : stockIge.call(this, key, iv);
     },
     createAesCtr(this: unknown, key: Uint8Array, iv: Uint8Array, encrypt: boolean) {
-      return isBytes(key) && isBytes(iv) && key.length === 32 && iv.length === 16
+      return liveByteLength(key) === 32 && liveByteLength(iv) === 16
         ? createAesCtr(key, iv, encrypt)
         : stockCtr.call(this, key, iv, encrypt);
     },
@@ -179,7 +181,8 @@ export function nativeCrypto<P extends MtcuteCryptoProvider>(provider: P): P {
       return isBytes(data) ? sha256(data) : stockSha256.call(this, data);
     },
     factorizePQ(this: unknown, pq: Uint8Array) {
-      return isBytes(pq) && pq.length <= 8 ? factorizePQ(pq) : stockFactorize.call(this, pq);
+      const pqLength = liveByteLength(pq);
+      return pqLength >= 0 && pqLength <= 8 ? factorizePQ(pq) : stockFactorize.call(this, pq);
     },
   };
   for (const name of NATIVE_MEMBERS) {

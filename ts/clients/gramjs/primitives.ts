@@ -11,6 +11,7 @@
 import { Buffer } from "node:buffer";
 
 import { CtrContext, factorizePQ, ige256Decrypt, ige256Encrypt } from "../../mod.ts";
+import { byteLength, isBytes as isGenuineBytes, liveByteLength } from "../../validate.ts";
 import type { BigInteger, GramModules } from "./package.ts";
 
 /** A Buffer over a fresh native result, without copying. */
@@ -18,9 +19,17 @@ export function asBuffer(bytes: Uint8Array): Buffer {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
 }
 
+/**
+ * Whether `value` is a genuine Uint8Array over a live buffer (the engine's
+ * answer: a subclass, a Proxy or a patched prototype cannot say otherwise).
+ * Only those take the native path; anything else goes to the stock code.
+ */
 export function isBytes(value: unknown): value is Uint8Array {
-  return value instanceof Uint8Array;
+  return liveByteLength(value) >= 0;
 }
+
+/** The engine's length of `value`, -1 unless {@link isBytes}. */
+export const lengthOf: (value: unknown) => number = liveByteLength;
 
 /**
  * A copy of `bytes` in a fresh ArrayBuffer. Not `bytes.slice()`: a Buffer's
@@ -60,7 +69,7 @@ export function makeIge(modules: GramModules, Stock: StockClass) {
         this.#iv = isBytes(iv) ? iv : null;
         return;
       }
-      const native = isBytes(key) && isBytes(iv) && key.length === 32 && iv.length === 32;
+      const native = lengthOf(key) === 32 && lengthOf(iv) === 32;
       this.#key = native ? copyOf(key) : null;
       this.#iv = native ? copyOf(iv) : null;
       if (!native) this.#stock = new StockIge(key, iv);
@@ -68,7 +77,7 @@ export function makeIge(modules: GramModules, Stock: StockClass) {
 
     /** Whether the native cipher takes this call's key and iv (teleproto's may have been changed since). */
     #nativeKey(): boolean {
-      return this.#key !== null && this.#key.length === 32 && this.#iv!.length === 32;
+      return this.#key !== null && lengthOf(this.#key) === 32 && lengthOf(this.#iv) === 32;
     }
 
     /** The stock cipher, for the inputs the native one does not take (empty, or a decrypt of a partial block). */
@@ -78,17 +87,19 @@ export function makeIge(modules: GramModules, Stock: StockClass) {
     }
 
     decryptIge(cipherText: Buffer): Buffer {
-      if (!this.#nativeKey() || !isBytes(cipherText) || cipherText.length === 0 || cipherText.length % 16 !== 0) {
+      const length = lengthOf(cipherText);
+      if (!this.#nativeKey() || length <= 0 || length % 16 !== 0) {
         return this.#fallback().decryptIge(cipherText);
       }
       return asBuffer(ige256Decrypt(cipherText, this.#key!, this.#iv!));
     }
 
     encryptIge(plainText: Buffer): Buffer {
-      if (!this.#nativeKey() || !isBytes(plainText) || plainText.length === 0) {
+      const length = lengthOf(plainText);
+      if (!this.#nativeKey() || length <= 0) {
         return this.#fallback().encryptIge(plainText);
       }
-      const remainder = plainText.length % 16;
+      const remainder = length % 16;
       if (remainder !== 0) {
         // Both pad with random bytes to a whole block (Helpers.generateRandomBytes, looked up per call as they do).
         const random = (helpers.generateRandomBytes as (n: number) => Buffer)(16 - remainder);
@@ -110,8 +121,10 @@ class NativeCtrStream {
   }
   encrypt(data: Uint8Array): Buffer {
     // Stock copies its input with Buffer.from (so it also takes arrays) and XORs it: empty in, empty out.
+    // A view of a detached buffer is the layer's TypeError (stock throws too, with its own words).
+    if (!isBytes(data) && isGenuineBytes(data)) byteLength(data, "data");
     const bytes = isBytes(data) ? data : Buffer.from(data as unknown as number[]);
-    if (bytes.length === 0) return Buffer.alloc(0);
+    if (lengthOf(bytes) === 0) return Buffer.alloc(0);
     return asBuffer(this.#context.update(bytes));
   }
 }
@@ -120,10 +133,10 @@ class NativeCtrStream {
 export function makeCipherFactory(stock: (algorithm: string, key: unknown, iv: unknown) => unknown) {
   return function createCipheriv(algorithm: string, key: unknown, iv: unknown): unknown {
     if (
-      typeof algorithm === "string" && !algorithm.includes("ECB") && isBytes(key) && key.length === 32 &&
-      isBytes(iv) && iv.length === 16
+      typeof algorithm === "string" && !algorithm.includes("ECB") && lengthOf(key) === 32 &&
+      lengthOf(iv) === 16
     ) {
-      return new NativeCtrStream(key, iv);
+      return new NativeCtrStream(key as Uint8Array, iv as Uint8Array);
     }
     return stock(algorithm, key, iv);
   };
@@ -144,7 +157,7 @@ export function makeCtr(Stock: StockClass) {
         throw new Error("Key and iv need to be a buffer"); // the stock check and message
       }
       // A string is UTF-8 to both stock streams (Buffer.from / node:crypto's update), as to the native one.
-      this.#stream = key.length === 32 ? new NativeCtrStream(key, iv) : new StockCtr(key, iv);
+      this.#stream = lengthOf(key) === 32 && lengthOf(iv) === 16 ? new NativeCtrStream(key, iv) : new StockCtr(key, iv);
     }
     encrypt(data: Buffer): Buffer {
       return this.#stream.encrypt(data);

@@ -16,7 +16,7 @@ import { Buffer } from "node:buffer";
 
 import { AuthKey, MtprotoSecurityError } from "../../mod.ts";
 import type { BigInteger, GramModules, GramReader } from "./package.ts";
-import { asBuffer, isBytes } from "./primitives.ts";
+import { asBuffer, isBytes, lengthOf } from "./primitives.ts";
 
 interface GramAuthKey {
   keyId?: BigInteger;
@@ -109,7 +109,7 @@ export function makeEncryptMessageData(modules: GramModules, stock: (this: GramS
     // GramJS's own messages always do (msg_id, seq_no and length come first), but encryptMessageData takes
     // any data, and stock GramJS encrypts shorter data too.
     // teleproto 1.229 copies data with Buffer#copy: anything but a Buffer is its TypeError.
-    if (authKey.length !== 256 || !dataOk(data) || data.length < 32 - SALT_AND_SESSION) return stock.call(this, data);
+    if (lengthOf(authKey) !== 256 || !dataOk(data) || lengthOf(data) < 32 - SALT_AND_SESSION) return stock.call(this, data);
     // big-integer -> bytes costs microseconds: the header is kept while salt and id are the same objects
     // (big-integers are immutable; GramJS assigns new ones).
     let header = headers.get(this);
@@ -120,7 +120,7 @@ export function makeEncryptMessageData(modules: GramModules, stock: (this: GramS
     }
     let options: { padding: Buffer } | undefined;
     if (randomReplaced()) {
-      const length = SALT_AND_SESSION + data.length;
+      const length = SALT_AND_SESSION + lengthOf(data);
       const paddingLength = helpers.mod(-(length + 12), 16) + 12;
       options = { padding: fromNodeCrypto ? randomPadding(paddingLength) : helpers.generateRandomBytes(paddingLength) };
     }
@@ -209,7 +209,7 @@ export function makeDecryptMessageData(modules: GramModules, stock: (this: GramS
     if (body.length < 8) throw new InvalidBufferError(body);
     const authKeyId = this.authKey.keyId;
     const key = this.authKey.getKey();
-    if (!authKeyId || !key || key.length !== 256 || !isBytes(body)) return stock.call(this, body);
+    if (!authKeyId || !key || lengthOf(key) !== 256 || !isBytes(body)) return stock.call(this, body);
     const entry = nativeKeyFor(key);
     // GramJS compares the packet's first 8 bytes, read as an unsigned little-endian integer, with keyId: the
     // same as comparing them with keyId's 8 bytes (without two big-integer conversions per message).
@@ -221,7 +221,8 @@ export function makeDecryptMessageData(modules: GramModules, stock: (this: GramS
     }
     if (!expectedId.equals(body.subarray(0, 8))) throw new SecurityError("Server replied with an invalid auth key");
     // A packet that is not whole blocks after msg_key: stock's answer (teleproto's IGE throws its own error).
-    if (body.length < 24 || (body.length - 24) % 16 !== 0) return stock.call(this, body);
+    const bodyLength = lengthOf(body);
+    if (bodyLength < 24 || (bodyLength - 24) % 16 !== 0) return stock.call(this, body);
     const plaintext = decryptChecked(entry.native, body);
     // GramJS's reading of the header and its duplicate msg_id check, on the checked plaintext. The salt and the
     // session_id are skipped (GramJS reads and ignores them); msg_id is the signed little-endian long GramJS's
