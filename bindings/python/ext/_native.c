@@ -98,10 +98,22 @@ static void release(Py_buffer *v, int n) {
  * non-contiguous memoryview), which is what TgCrypto's "y*" gives too. */
 static int get_buffers(PyObject *const *args, int n, Py_buffer *v) {
     for (int i = 0; i < n; i++) {
+#ifdef PYPY_VERSION
+        /* PyPy's cpyext (7.3) leaves Py_buffer.readonly unset: a writable request
+         * tells whether the CTR/CBC iv and state may be written back. */
+        if (PyObject_GetBuffer(args[i], &v[i], PyBUF_WRITABLE) == 0) {
+            v[i].readonly = 0;
+            continue;
+        }
+        PyErr_Clear();
+#endif
         if (PyObject_GetBuffer(args[i], &v[i], PyBUF_SIMPLE) != 0) {
             release(v, i);
             return -1;
         }
+#ifdef PYPY_VERSION
+        v[i].readonly = 1;
+#endif
     }
     return 0;
 }
