@@ -88,6 +88,31 @@ static PyObject *core_error(int rc) {
 /* Writable pointer into a bytes object this module has just created. */
 static uint8_t *bytes_ptr(PyObject *b) { return (uint8_t *)PyBytes_AsString(b); }
 
+#ifdef PYPY_VERSION
+/* PyPy's cpyext exports a non-contiguous memoryview as a contiguous copy and words
+ * the missing buffer interface its own way; CPython's checks and messages (what
+ * TgCrypto's "y*" gives on PyPy too) come first here, for every buffer taken. */
+static int pypy_get_buffer(PyObject *o, Py_buffer *v, int flags) {
+    if (!PyObject_CheckBuffer(o)) {
+        PyErr_Format(PyExc_TypeError, "a bytes-like object is required, not '%.200s'", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    if (PyMemoryView_Check(o)) {
+        PyObject *c = PyObject_GetAttrString(o, "c_contiguous");
+        const int contiguous = c == NULL ? -1 : PyObject_IsTrue(c);
+        Py_XDECREF(c);
+        if (contiguous < 0) return -1;
+        if (!contiguous) {
+            PyErr_SetString(PyExc_BufferError, "memoryview: underlying buffer is not C-contiguous");
+            return -1;
+        }
+    }
+    return PyObject_GetBuffer(o, v, flags);
+}
+#undef PyObject_GetBuffer /* cpyext names it PyPyObject_GetBuffer, used above */
+#define PyObject_GetBuffer pypy_get_buffer
+#endif
+
 static void release(Py_buffer *v, int n) {
     for (int i = 0; i < n; i++) PyBuffer_Release(&v[i]);
 }
