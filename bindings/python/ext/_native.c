@@ -89,27 +89,30 @@ static PyObject *core_error(int rc) {
 static uint8_t *bytes_ptr(PyObject *b) { return (uint8_t *)PyBytes_AsString(b); }
 
 #ifdef PYPY_VERSION
-/* PyPy's cpyext exports a non-contiguous memoryview as a contiguous copy and words
- * the missing buffer interface its own way; CPython's checks and messages (what
- * TgCrypto's "y*" gives on PyPy too) come first here, for every buffer taken. */
+/* PyPy's cpyext exports a non-contiguous memoryview as a contiguous copy and
+ * leaves Py_buffer.readonly unset. */
+static int pypy_noncontiguous(PyObject *o) { /* 1 for a strided memoryview, -1 on error */
+    if (!PyMemoryView_Check(o)) return 0;
+    PyObject *c = PyObject_GetAttrString(o, "c_contiguous");
+    const int contiguous = c == NULL ? -1 : PyObject_IsTrue(c);
+    Py_XDECREF(c);
+    return contiguous < 0 ? -1 : !contiguous;
+}
+/* The functions without a stock counterpart (contexts, hashes, AuthKey) word their
+ * errors as on CPython. */
 static int pypy_get_buffer(PyObject *o, Py_buffer *v, int flags) {
     if (!PyObject_CheckBuffer(o)) {
         PyErr_Format(PyExc_TypeError, "a bytes-like object is required, not '%.200s'", Py_TYPE(o)->tp_name);
         return -1;
     }
-    if (PyMemoryView_Check(o)) {
-        PyObject *c = PyObject_GetAttrString(o, "c_contiguous");
-        const int contiguous = c == NULL ? -1 : PyObject_IsTrue(c);
-        Py_XDECREF(c);
-        if (contiguous < 0) return -1;
-        if (!contiguous) {
-            PyErr_SetString(PyExc_BufferError, "memoryview: underlying buffer is not C-contiguous");
-            return -1;
-        }
+    const int strided = pypy_noncontiguous(o);
+    if (strided != 0) {
+        if (strided > 0) PyErr_SetString(PyExc_BufferError, "memoryview: underlying buffer is not C-contiguous");
+        return -1;
     }
     return PyObject_GetBuffer(o, v, flags);
 }
-#undef PyObject_GetBuffer /* cpyext names it PyPyObject_GetBuffer, used above */
+#undef PyObject_GetBuffer /* cpyext's PyPyObject_GetBuffer, used above and in get_buffers */
 #define PyObject_GetBuffer pypy_get_buffer
 #endif
 
@@ -124,23 +127,50 @@ static void release(Py_buffer *v, int n) {
 static int get_buffers(PyObject *const *args, int n, Py_buffer *v) {
     for (int i = 0; i < n; i++) {
 #ifdef PYPY_VERSION
-        /* PyPy's cpyext (7.3) leaves Py_buffer.readonly unset: a writable request
-         * tells whether the CTR/CBC iv and state may be written back. */
-        if (PyObject_GetBuffer(args[i], &v[i], PyBUF_WRITABLE) == 0) {
+        /* what TgCrypto's "y*" gives on PyPy: cpyext's own message for a non-buffer, and
+         * for a strided memoryview a TypeError; a writable request tells whether the
+         * CTR/CBC iv and state may be written back (readonly is left unset) */
+        const int strided = pypy_noncontiguous(args[i]);
+        if (strided != 0) {
+            if (strided > 0)
+                PyErr_Format(PyExc_TypeError, "argument %d must be contiguous buffer, not memoryview", i + 1);
+            release(v, i);
+            return -1;
+        }
+        if (PyPyObject_GetBuffer(args[i], &v[i], PyBUF_WRITABLE) == 0) {
             v[i].readonly = 0;
             continue;
         }
         PyErr_Clear();
-#endif
+        if (PyPyObject_GetBuffer(args[i], &v[i], PyBUF_SIMPLE) != 0) {
+            release(v, i);
+            return -1;
+        }
+        v[i].readonly = 1;
+#else
         if (PyObject_GetBuffer(args[i], &v[i], PyBUF_SIMPLE) != 0) {
             release(v, i);
             return -1;
         }
-#ifdef PYPY_VERSION
-        v[i].readonly = 1;
 #endif
     }
     return 0;
+}
+
+/* get_buffers for the functions without a stock counterpart (hashes, contexts): on
+ * PyPy too they word their errors as on CPython. */
+static int get_own_buffers(PyObject *const *args, int n, Py_buffer *v) {
+#ifdef PYPY_VERSION
+    for (int i = 0; i < n; i++) {
+        if (pypy_get_buffer(args[i], &v[i], PyBUF_SIMPLE) != 0) {
+            release(v, i);
+            return -1;
+        }
+    }
+    return 0;
+#else
+    return get_buffers(args, n, v);
+#endif
 }
 
 /* The type's __name__ for messages, or NULL (with the error cleared). */
@@ -503,7 +533,7 @@ static PyObject *hash_parts(const char *name, Py_ssize_t size, hash_init_fn init
     Py_buffer small[4], *v = small;
     if (nargs > 4 && (v = PyMem_Malloc(sizeof(Py_buffer) * (size_t)nargs)) == NULL) return PyErr_NoMemory();
     PyObject *out = NULL;
-    if (get_buffers(args, (int)nargs, v) < 0) goto done_free;
+    if (get_own_buffers(args, (int)nargs, v) < 0) goto done_free;
     size_t total = 0;
     for (Py_ssize_t i = 0; i < nargs; i++) {
         if ((size_t)v[i].len > MAX_DATA) {
@@ -638,7 +668,7 @@ static PyObject *context_new(PyTypeObject *type, int kind, PyObject *args, PyObj
     if (!ok) return NULL;
     PyObject *pair[2] = {key_obj, iv_obj};
     Py_buffer v[2];
-    if (get_buffers(pair, 2, v) < 0) return NULL;
+    if (get_own_buffers(pair, 2, v) < 0) return NULL;
     Context *self = NULL;
     const Py_ssize_t iv_len = kind == KIND_IGE ? 32 : 16;
     if (v[0].len != 32) value_error(MSG_KEY);
