@@ -19,7 +19,10 @@
 #      the wheels the sdist built (3.9: version-specific, 3.13: abi3) then replace the
 #      release wheel in that venv and run the backend-dependent files once, light;
 #   4. the fallback without zig: the module built by the system clang runs the
-#      vectors, tgcrypto and cryptg files (light).
+#      vectors, tgcrypto and cryptg files (light);
+#   5. PyPy (Debian's pypy3, installed with apt-get where allowed): its cpyext wheel
+#      (build_wheels.py --pypy) in a fresh venv with the PyPy builds of TgCrypto and
+#      cryptg, every test file, light.
 # The last line is "N passed, N failed" (each check counts one; each pytest run its tests).
 # Exits non-zero on any failure. Venvs and build output go to .tools/python-test/
 # (deleted first); downloaded build requirements are kept in .tools/python-wheelhouse/.
@@ -44,6 +47,7 @@ PIN_CRYPTG_OLD="cryptg==0.5.2"
 PIN_TOOLS="abi3audit==0.0.26"
 PIN_ZIGLANG="ziglang==0.17.0.*"  # what the sdist asks for (get_requires_for_build_wheel)
 PIN_TOMLI="tomli==2.2.1"         # the sdist's build requirement on Python < 3.11
+PIN_CRYPTG_PYPY="cryptg==0.5.0.post0"  # the newest cryptg with a PyPy 3.9 wheel
 VERSIONS="3.9 3.10 3.11 3.12 3.13"
 
 passed=0
@@ -127,6 +131,8 @@ have_openssl_headers() { [ -e /usr/include/openssl/evp.h ] || [ -e /usr/local/in
 apt_pkgs=
 have_openssl_headers || apt_pkgs="$apt_pkgs libssl-dev"
 command -v clang >/dev/null 2>&1 || apt_pkgs="$apt_pkgs clang"
+have_pypy() { command -v pypy3 >/dev/null 2>&1 && [ -e "$(pypy3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)/Python.h" ]; }
+have_pypy || apt_pkgs="$apt_pkgs pypy3 pypy3-dev"
 if [ -n "$apt_pkgs" ] && command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
     sudo_=; [ "$(id -u)" -eq 0 ] || sudo_=sudo
     echo "installing$apt_pkgs (Debian)"
@@ -162,6 +168,12 @@ if [ "$openssl_ok" = 1 ]; then
         PREP[$v]=$!
     done
 fi
+pypy_pid=
+if have_pypy && [ "$openssl_ok" = 1 ]; then
+    { pypy3 -m venv "$work/venv-pypy" &&
+        pip_q "$work/venv-pypy/bin/pip" install $PINS_COMMON "$PIN_CRYPTG_PYPY"; } >"$work/venv-pypy.log" 2>&1 &
+    pypy_pid=$!
+fi
 tools=$work/venv-tools
 { "$builder" -m venv "$tools" && pip_q "$tools/bin/pip" install "$PIN_TOOLS"; } >"$work/venv-tools.log" 2>&1 &
 tools_pid=$!
@@ -171,7 +183,8 @@ vs_args=()
 [ -n "${PY[3.9]:-}" ] && vs_args+=(--python39 "${PY[3.9]}")
 [ -n "${PY[3.10]:-}" ] && vs_args+=(--python310 "${PY[3.10]}")
 [ -z "${PY[3.9]:-}" ] || [ -z "${PY[3.10]:-}" ] || vs_args+=(--strict)
-check "build_wheels.py: 8 abi3 wheels, cp39/cp310 Linux wheels, sdist" \
+have_pypy && vs_args+=(--pypy "$(command -v pypy3)")
+check "build_wheels.py: 8 abi3 wheels, cp39/cp310 and PyPy Linux wheels, sdist" \
     bash -c '"$@" >"$0/build.log" 2>&1 || { tail -30 "$0/build.log"; exit 1; }; tail -1 "$0/build.log"' \
     "$work" "$builder" bindings/python/build_wheels.py --out "$dist" "${vs_args[@]}"
 
@@ -187,8 +200,10 @@ audit_all() {
     [ "$n" -eq 8 ]
 }
 check "abi3audit --strict on the 8 abi3 wheels" audit_all
+pypy_abi=
+have_pypy && pypy_abi=$(pypy3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX").split(".")[1].rsplit("-", 3)[0].replace("-", "_"))')
 for c in wheels elf pe sdist; do
-    check "check_build.py $c" "$tools/bin/python" "$here/check_build.py" "$c" "$dist"
+    check "check_build.py $c" env TGFFI_PYPY_ABI="$pypy_abi" "$tools/bin/python" "$here/check_build.py" "$c" "$dist"
 done
 check "check_build.py pyconfig (cross pyconfig.h = CPython's own on x86_64 Linux)" \
     "$tools/bin/python" "$here/check_build.py" pyconfig "$("$builder" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
@@ -281,6 +296,16 @@ if [ -n "$clang_pid" ] && check "the module built by the system clang (no zig)" 
         --disable-pip-version-check "$3" "$4"/*.whl' _ "$builder" "$venv" "pytest==8.3.4" "$work/clang-wheel" &&
         pytest_run "the clang-built wheel: vectors, tgcrypto, cryptg, light" "$venv/bin/python" TGFFI_LEVEL=light -- \
             "$here"/test_vectors.py "$here"/test_tgcrypto.py "$here"/test_cryptg.py
+fi
+
+# ---- 5. PyPy: the cpyext wheel, every file, light
+if [ -z "$pypy_pid" ]; then
+    missing "the suite on PyPy" "sudo apt-get install pypy3 pypy3-dev libssl-dev"
+elif check "PyPy: fresh venv with the pinned test dependencies ($PIN_CRYPTG_PYPY)" \
+    wait_for "$pypy_pid" "$work/venv-pypy.log" &&
+    check "PyPy: the pp wheel installed offline" install_wheel "$work/venv-pypy"; then
+    pytest_run "PyPy $(pypy3 -c 'import sys; print(sys.pypy_version_info[:3])' | tr -d '() ' | tr , .), light, every file" \
+        "$work/venv-pypy/bin/python" TGFFI_LEVEL=light -- "$here"
 fi
 
 echo
