@@ -6,11 +6,12 @@
 #      and Windows modules' imports and exports, the sdist's copy of csrc/, the cross
 #      pyconfig.h; builds the sdist through pip's PEP 517 path (isolated, ziglang as the
 #      build requirement, offline from a local wheelhouse) on CPython 3.9 and 3.13;
-#   3. for each CPython 3.9 .. 3.13 (pyenv): a fresh venv, the wheel installed offline,
+#   3. for each CPython 3.9 .. 3.13 (pyenv) and 3.14 (Debian sid's, unpacked into a
+#      per-machine cache by get_cpython314.sh): a fresh venv, the wheel installed offline,
 #      the PyPI test dependencies (pinned below), then bindings/python/tests with pytest
 #      once per AES backend this CPU has (TGCRYPTO_BACKEND=...):
 #        - the default (best) backend runs every test file, at TGFFI_LEVEL=full on 3.11
-#          and 3.13 and TGFFI_LEVEL=light on 3.9, 3.10, 3.12;
+#          and 3.13 and TGFFI_LEVEL=light on 3.9, 3.10, 3.12, 3.14 (3.14: that run only);
 #        - every other backend runs, light, the files whose results depend on the
 #          backend: vectors, tgcrypto, cryptg, differential, threads, toplevel (without
 #          its install() tests); test_clients.py and test_predecessors.py, which drive
@@ -48,7 +49,7 @@ PIN_TOOLS="abi3audit==0.0.26"
 PIN_ZIGLANG="ziglang==0.17.0.*"  # what the sdist asks for (get_requires_for_build_wheel)
 PIN_TOMLI="tomli==2.2.1"         # the sdist's build requirement on Python < 3.11
 PIN_CRYPTG_PYPY="cryptg==0.5.0.post0"  # the newest cryptg with a PyPy 3.9 wheel
-VERSIONS="3.9 3.10 3.11 3.12 3.13"
+VERSIONS="3.9 3.10 3.11 3.12 3.13 3.14"
 
 passed=0
 failed=0
@@ -144,7 +145,10 @@ have_openssl_headers || openssl_ok=0
 
 declare -A PY
 for v in $VERSIONS; do
-    if p=$(find_python "$v"); then PY[$v]=$p; else missing "CPython $v" "pyenv install $v"; fi
+    if p=$(find_python "$v"); then PY[$v]=$p
+    elif [ "$v" = 3.14 ] && p=$("$here/get_cpython314.sh" 2>"$work/get_cpython314.log"); then PY[$v]=$p
+    elif [ "$v" = 3.14 ]; then tail -5 "$work/get_cpython314.log"; missing "CPython 3.14" "bindings/python/tests/get_cpython314.sh (Debian sid's packages, patchelf)"
+    else missing "CPython $v" "pyenv install $v"; fi
 done
 builder=${PY[3.11]:-${PY[3.12]:-${PY[3.13]:-}}}
 if [ -z "$builder" ]; then
@@ -273,7 +277,7 @@ for v in $VERSIONS; do
             [ "$v" = 3.11 ] || [ "$v" = 3.13 ] && level=full
             pytest_run "CPython $v, TGCRYPTO_BACKEND=$b, $level, every file" "$venv/bin/python" \
                 TGCRYPTO_BACKEND="$b" TGFFI_LEVEL="$level" -- "$here"
-        else
+        elif [ "$v" != 3.14 ]; then
             pytest_run "CPython $v, TGCRYPTO_BACKEND=$b, light, backend-dependent files" "$venv/bin/python" \
                 TGCRYPTO_BACKEND="$b" TGFFI_LEVEL=light -- "${backend_files[@]}" -k "not install and not distribution"
         fi
