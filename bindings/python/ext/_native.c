@@ -137,11 +137,15 @@ static int get_buffers(PyObject *const *args, int n, Py_buffer *v) {
             release(v, i);
             return -1;
         }
-        if (PyPyObject_GetBuffer(args[i], &v[i], PyBUF_WRITABLE) == 0) {
-            v[i].readonly = 0;
-            continue;
+        /* (bytes, the common case, skips the writable request: a refused one costs an
+         * exception, which PyPy makes dear) */
+        if (!PyBytes_Check(args[i])) {
+            if (PyPyObject_GetBuffer(args[i], &v[i], PyBUF_WRITABLE) == 0) {
+                v[i].readonly = 0;
+                continue;
+            }
+            PyErr_Clear();
         }
-        PyErr_Clear();
         if (PyPyObject_GetBuffer(args[i], &v[i], PyBUF_SIMPLE) != 0) {
             release(v, i);
             return -1;
