@@ -170,7 +170,7 @@ def check_sdist(d):
     base = f"tgcrypto_ffi-{VERSION}/"
     with tarfile.open(path) as tar:
         members = {m.name[len(base):]: m for m in tar.getmembers() if m.isfile()}
-        csrc = sorted(p for p in (REPO / "csrc").iterdir() if p.suffix in (".c", ".h"))
+        csrc = sorted(p for p in (REPO / "csrc").iterdir() if p.suffix in (".c", ".h") or p.name == "core_build.txt")
         for p in csrc:
             m = members.get(f"csrc/{p.name}")
             if m is None or tar.extractfile(m).read() != p.read_bytes():
