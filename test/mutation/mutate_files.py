@@ -4,6 +4,7 @@
     python3 test/mutation/mutate_files.py --target FILE [FILE...] \\
         --build-cmd "CMD" --test-cmd "CMD" --name NAME \\
         [--equivalent FILE] [--jobs N] [--filter REGEX] [--list] [--timeout S] [--out FILE]
+        [--resume LOG...]
 
 Example (what `npm run mutate -- --bindings-only` runs):
 
@@ -29,13 +30,20 @@ operand dropped from an if's || / && chain, ! removed, integer constants
 +-1, + <-> -, bit and shift swaps, compound assignments turned into =,
 `return TG_ERR_*` -> TG_OK, tg_wipe dropped) over every function of each
 target, plus two for glue code:
-  drop-stmt   an expression statement (a call or an assignment) deleted:
-              a check, a release, a free, a store forgotten;
+  drop-stmt   an expression statement (a call or an assignment) never run
+              (`do { if (0) STMT; } while (0)`, so the names it uses stay
+              used): a check, a release, a free, a store forgotten;
   size-swap   a size constant of tgcrypto.h replaced by a smaller one
               (TG_IGE_IV_SIZE -> TG_CBC_IV_SIZE, TG_SHA256_SIZE ->
               TG_SHA1_SIZE, ...): a buffer checked against the wrong size.
 Preprocessor lines (function-like macros included) and lines with TG_TEST_
 are not mutated.
+
+--resume takes the output (or results file) of earlier runs and does not
+run again a mutant that one of them caught: valid when the tests were only
+added to since (a caught mutant stays caught) and the command is the same;
+a mutant whose line changed has a new id and runs. Its detail says "caught
+in an earlier run (FILE)".
 
 Surviving mutants listed in the --equivalent file (default
 test/mutation/equivalent_bindings.txt; format of equivalent.txt: `<id>
@@ -156,8 +164,10 @@ def glue_mutants(rel_path):
             k += 1
         if k >= len(code) or code[k][1] != ";":
             continue
-        out.append(mutate_c.Mutant(rel_path, f, line_of(pos) + 1, "drop-stmt", pos, code[k][2], "(void)0",
-                                   lines[line_of(pos)], text))
+        # kept in the text, never run: the names it uses stay used (no unused-variable error)
+        stmt = text[pos:code[k][2]]
+        out.append(mutate_c.Mutant(rel_path, f, line_of(pos) + 1, "drop-stmt", pos, code[k][2],
+                                   "do { if (0) %s; } while (0)" % stmt, lines[line_of(pos)], text))
     return out
 
 
@@ -254,6 +264,7 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--timeout", type=float, default=None)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--resume", nargs="+", default=[], help="earlier runs' output: their caught mutants are not rerun")
     args = ap.parse_args()
     args.equivalent = os.path.abspath(args.equivalent)
 
@@ -267,6 +278,15 @@ def main():
         print("%d mutants" % len(mutants))
         return 0
 
+    earlier = {}
+    for log in args.resume:
+        for ln in open(log):
+            m = re.match(r"(?:\[\d+/\d+\]\s+)?caught\s+([0-9a-f]{10})\s", ln)
+            if m:
+                earlier[m.group(1)] = log
+    for m in mutants:
+        if m.id in earlier:
+            m.status, m.detail = "caught", "caught in an earlier run (%s)" % os.path.basename(earlier[m.id])
     t0 = time.time()
     work = tempfile.mkdtemp(prefix="tg-mutate-files-")
     try:
@@ -289,7 +309,7 @@ def main():
         print("unmutated: build and tests pass (tests %.1f s; timeout per mutant %.0f s); %d mutants, %d jobs"
               % (base, limit, len(mutants), args.jobs), flush=True)
 
-        queue = list(mutants)
+        queue = [m for m in mutants if m.status is None]
         lock = threading.Lock()
         done = [0]
 
