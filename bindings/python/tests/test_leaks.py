@@ -13,6 +13,7 @@ import pytest
 import tgcrypto_ffi
 from tgcrypto_ffi import cryptg, tgcrypto
 
+from conftest import cases
 from test_boundary import POSITIONS, IDS
 
 K = bytes(range(32))
@@ -85,15 +86,15 @@ def test_python_memory_flat_over_a_million_calls():
     plain = os.urandom(28) + (4).to_bytes(4, "little") + os.urandom(4)
     iv, state = bytearray(IV16), bytearray(1)
     for call, n in [
-        (lambda: tgcrypto.ige256_encrypt(data16, K, IV32), 10**6),
-        (lambda: tgcrypto.ctr256_encrypt(data16, K, iv, state), 2 * 10**5),
-        (lambda: cryptg.encrypt_ige(b"x" * 20, K, IV32), 2 * 10**5),  # 12 bytes of os.urandom padding each
-        (lambda: tgcrypto_ffi.sha256(data16, data16), 2 * 10**5),
-        (lambda: tgcrypto_ffi.CTRContext(K, IV16).update(data16), 2 * 10**5),
+        (lambda: tgcrypto.ige256_encrypt(data16, K, IV32), cases(10**6)),
+        (lambda: tgcrypto.ctr256_encrypt(data16, K, iv, state), cases(2 * 10**5)),
+        (lambda: cryptg.encrypt_ige(b"x" * 20, K, IV32), cases(2 * 10**5)),  # 12 bytes of os.urandom padding
+        (lambda: tgcrypto_ffi.sha256(data16, data16), cases(2 * 10**5)),
+        (lambda: tgcrypto_ffi.CTRContext(K, IV16).update(data16), cases(2 * 10**5)),
     ]:
-        assert block_growth(call, n) < 1000  # one leaked object per call would be n
+        assert block_growth(call, n) < 1000  # one leaked object per call would be n (light: 10**6 // 7)
     # the padding pool draws os.urandom(4096) every 128 messages: a larger block than the above counts
-    assert traced_growth(lambda: key.encrypt_message(plain), 128 * 400) < 64 * 1024
+    assert traced_growth(lambda: key.encrypt_message(plain), 128 * cases(400)) < 64 * 1024
 
 
 def rss():
@@ -115,13 +116,14 @@ def test_native_memory_flat():
         lambda: key.encrypt_message(parts, padding=bytes(12)),
         lambda: cryptg.encrypt_ige(plain[:1000], K, IV32),  # padded in a temporary
     ]
+    n = cases(100000)
     for call in calls:
-        for _ in range(20000):
+        for _ in range(n // 5):
             call()
         gc.collect()
         before = rss()
-        for _ in range(100000):
+        for _ in range(n):
             call()
         gc.collect()
-        # a native object of >= 200 bytes kept per call would be >= 20 MB
-        assert rss() - before < 12 << 20
+        # a native object of >= 200 bytes kept per call would be >= 200 * n bytes
+        assert rss() - before < 120 * n + (1 << 20)
