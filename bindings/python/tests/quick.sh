@@ -17,7 +17,7 @@ if [ ! -x "$venv/bin/pytest" ]; then
     "$py" -m venv "$venv"
     "$venv/bin/pip" install --quiet --disable-pip-version-check pytest==8.3.4 TgCrypto==1.2.5 cryptg==0.6.0
 fi
-out=${QUICK_OUT:-$repo/.tools/python-quick/pkg}
+out=$(realpath -m "${QUICK_OUT:-$repo/.tools/python-quick/pkg}")
 "$venv/bin/python" "$here/quick_build.py" "$out" >/dev/null
 cd "$here"
 PYTHONPATH=$out TGFFI_LEVEL=${TGFFI_LEVEL:-light} exec "$venv/bin/python" -m pytest -p no:cacheprovider "$@"
