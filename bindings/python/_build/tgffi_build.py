@@ -1,9 +1,8 @@
 """tgffi_build: the in-tree PEP 517 build backend of tgcrypto-ffi, and the wheel
 builder that build_wheels.py uses for the eight release targets.
 
-The extension module tgcrypto_ffi._native is one C file (ext/_native.c)
-plus the core's sources (csrc/*.c), compiled and linked in one `zig cc`
-command:
+The extension module tgcrypto_ffi._native is the C files of ext/ plus the
+core's sources (csrc/*.c), compiled and linked in one `zig cc` command:
 
 - always for an explicit target with a baseline CPU (-mcpu=baseline): the
   hardware paths are chosen at run time, so a wheel never assumes the build
@@ -50,6 +49,11 @@ NAME = "tgcrypto_ffi"
 DIST_NAME = "tgcrypto-ffi"
 LIMITED_API = "0x030B0000"
 ZIGLANG_REQUIREMENT = "ziglang==0.17.0.*"  # 0.17.0 or 0.17.0.post0 (the latter has the Windows wheels)
+
+# What build.zig's default optimisation (-Doptimize=ReleaseFast) passes to
+# clang for C (`zig build-lib -OReleaseFast --verbose-cc`; the test suite
+# checks it against the pinned zig).
+RELEASE_FAST_FLAGS = ("-O2", "-DNDEBUG", "-fno-stack-protector")
 
 # Release targets: zig triple, wheel platform tag(s), OS.
 TARGETS = {
@@ -100,6 +104,28 @@ def csrc_dir():
         if (candidate / "tgcrypto.h").is_file():
             return candidate
     raise BuildError("csrc/ not found: build from the repository or from an sdist")
+
+
+def core_build_entries(kind):
+    """The "<kind> VALUE" lines of csrc/core_build.txt, in order: the core's
+    sources ("source", paths from the repository root) and flags ("flag"),
+    the same list build.zig compiles."""
+    entries = []
+    for line in (csrc_dir() / "core_build.txt").read_text(encoding="utf-8").splitlines():
+        if line.startswith(kind + " "):
+            entries.append(line[len(kind) + 1:].strip())
+    return entries
+
+
+def core_sources():
+    root = csrc_dir().parent
+    return [root / rel for rel in core_build_entries("source")]
+
+
+def core_flags():
+    """build.zig's flags; -Werror only with TGCRYPTO_FFI_WERROR=1."""
+    werror = os.environ.get("TGCRYPTO_FFI_WERROR") == "1"
+    return [f for f in core_build_entries("flag") if werror or f != "-Werror"]
 
 
 def license_file():
@@ -227,21 +253,18 @@ def write_def(path, dll):
 
 
 def compile_extension(out, *, target=None, include_dirs, limited, zig, work, python_dll="python3.dll"):
-    """Compiles ext/_native.c + csrc/*.c into the shared module `out`.
+    """Compiles ext/*.c + csrc/*.c into the shared module `out`.
 
     target: a TARGETS key (zig only), or None for the native platform with a
     plain C compiler. include_dirs: CPython headers. limited: abi3 build."""
     csrc = csrc_dir()
-    sources = [ROOT / "ext" / "_native.c"] + sorted(csrc.glob("*.c"))
-    flags = [
-        "-shared", "-std=c11", "-O3", "-fvisibility=hidden", "-DTG_API=", "-DNDEBUG",
-        "-Wall", "-Wextra", "-Werror=vla",
-    ]
-    if os.environ.get("TGCRYPTO_FFI_WERROR") == "1":
-        flags.append("-Werror")
+    sources = sorted((ROOT / "ext").glob("*.c")) + core_sources()
+    # build.zig's flags (csrc/core_build.txt) and optimisation (ReleaseFast), then
+    # what a Python module needs: a shared object exporting PyInit__native only
+    flags = core_flags() + list(RELEASE_FAST_FLAGS) + ["-shared", "-DTG_API="]
     if limited:
         flags.append(f"-DPy_LIMITED_API={LIMITED_API}")
-    flags += [f"-I{csrc}"] + [f"-I{d}" for d in include_dirs]
+    flags += [f"-I{csrc}", f"-I{ROOT / 'ext'}"] + [f"-I{d}" for d in include_dirs]
     native_os = {"darwin": "darwin", "win32": "windows"}.get(sys.platform, "linux")
     if zig is not None:
         # never the build machine's CPU: plain `zig cc` would enable its AVX2/VAES everywhere
@@ -378,7 +401,8 @@ def build_native_wheel(out_dir):
         return write_wheel(out_dir, py_tag, abi_tag, plat, ext_name, out.read_bytes())
 
 
-SDIST_FILES = ("pyproject.toml", "README.md", "_build/tgffi_build.py", "_build/cross/pyconfig.h", "ext/_native.c")
+SDIST_FILES = ("pyproject.toml", "README.md", "_build/tgffi_build.py", "_build/cross/pyconfig.h") + tuple(
+    f"ext/{p.name}" for p in sorted((ROOT / "ext").iterdir()) if p.suffix in (".c", ".h"))
 
 
 def build_sdist_to(out_dir):
@@ -391,7 +415,7 @@ def build_sdist_to(out_dir):
         if path.suffix in (".py", ".pyi") or path.name == "py.typed":
             members[f"src/{NAME}/{path.name}"] = path.read_bytes()
     for path in sorted(csrc_dir().iterdir()):
-        if path.suffix in (".c", ".h"):
+        if path.suffix in (".c", ".h") or path.name == "core_build.txt":
             members[f"csrc/{path.name}"] = path.read_bytes()
     members["LICENSE"] = license_file().read_bytes()
     members["PKG-INFO"] = metadata_text().encode("utf-8")

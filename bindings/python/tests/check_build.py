@@ -7,7 +7,7 @@ dependencies, from the tools venv).
                                      NEEDED libc only, glibc symbols <= 2.17
   check_build.py pe DIR              the Windows modules: same, imports only python3.dll, KERNEL32 and the UCRT
   check_build.py sdist DIR           the sdist carries csrc/ byte for byte and builds with nothing else
-  check_build.py pyconfig INCLUDE    the cross pyconfig.h compiles _native.c to the same object as CPython's own
+  check_build.py pyconfig INCLUDE    the cross pyconfig.h compiles ext/*.c to the same objects as CPython's own
 
 With TGFFI_PYPY_ABI set (e.g. pypy39_pp73, when build_wheels.py had --pypy), the PyPy
 wheels of the two glibc Linux targets are expected too (wheels, elf).
@@ -180,7 +180,7 @@ def check_sdist(d):
     base = f"tgcrypto_ffi-{VERSION}/"
     with tarfile.open(path) as tar:
         members = {m.name[len(base):]: m for m in tar.getmembers() if m.isfile()}
-        csrc = sorted(p for p in (REPO / "csrc").iterdir() if p.suffix in (".c", ".h"))
+        csrc = sorted(p for p in (REPO / "csrc").iterdir() if p.suffix in (".c", ".h") or p.name == "core_build.txt")
         for p in csrc:
             m = members.get(f"csrc/{p.name}")
             if m is None or tar.extractfile(m).read() != p.read_bytes():
@@ -189,7 +189,8 @@ def check_sdist(d):
         if shipped_csrc != {f"csrc/{p.name}" for p in csrc}:
             fail(f"sdist: csrc files {sorted(shipped_csrc)}")
         for need in ("pyproject.toml", "PKG-INFO", "LICENSE", "README.md", "_build/tgffi_build.py",
-                     "_build/cross/pyconfig.h", "ext/_native.c", "src/tgcrypto_ffi/__init__.py"):
+                     "_build/cross/pyconfig.h", "src/tgcrypto_ffi/__init__.py",
+                     *(f"ext/{p.name}" for p in sorted((PY_ROOT / "ext").iterdir()))):
             if need not in members:
                 fail(f"sdist lacks {need}")
         if any(k.startswith(("tests/", "test/")) for k in members):
@@ -198,23 +199,26 @@ def check_sdist(d):
 
 
 def check_pyconfig(include):
-    """Compiles _native.c for x86_64 Linux twice, with CPython's own pyconfig.h
-    and with the cross one: the objects must be the same bytes."""
+    """Compiles the extension's sources (ext/*.c) for x86_64 Linux twice, with
+    CPython's own pyconfig.h and with the cross one: the objects must be the same bytes."""
     zig = [str(REPO / "scripts" / "zig")]
+    sources = sorted((PY_ROOT / "ext").glob("*.c"))
     objs = []
     with tempfile.TemporaryDirectory() as work:
         staged = tgffi_build.stage_cross_headers(include, work)
         for i, inc in enumerate((Path(include), staged)):
-            out = Path(work) / f"n{i}.o"
-            cmd = zig + ["cc", "-target", "x86_64-linux-gnu.2.17", "-mcpu=baseline", "-fno-sanitize=all", "-c", "-g0",
-                         "-std=c11", "-O3", "-fPIC", "-fvisibility=hidden", "-DTG_API=", "-DNDEBUG",
-                         f"-DPy_LIMITED_API={tgffi_build.LIMITED_API}", f"-I{REPO / 'csrc'}", f"-I{inc}",
-                         str(PY_ROOT / "ext" / "_native.c"), "-o", str(out)]
-            subprocess.run(cmd, check=True)
-            objs.append(out.read_bytes())
+            objs.append([])
+            for src in sources:
+                out = Path(work) / f"{src.stem}-{i}.o"
+                cmd = zig + ["cc", "-target", "x86_64-linux-gnu.2.17", "-mcpu=baseline", "-fno-sanitize=all", "-c",
+                             "-g0", "-std=c11", "-O3", "-fPIC", "-fvisibility=hidden", "-DTG_API=", "-DNDEBUG",
+                             f"-DPy_LIMITED_API={tgffi_build.LIMITED_API}", f"-I{REPO / 'csrc'}", f"-I{inc}",
+                             str(src), "-o", str(out)]
+                subprocess.run(cmd, check=True)
+                objs[i].append(out.read_bytes())
     if objs[0] != objs[1]:
         fail("the cross pyconfig.h gives a different object than CPython's own on x86_64 Linux")
-    print(f"_native.c with the cross pyconfig.h: the same {len(objs[0])}-byte object as with CPython's own")
+    print(f"ext/*.c with the cross pyconfig.h: the same {len(sources)} objects as with CPython's own")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-# Types of the C extension tgcrypto_ffi._native (ext/_native.c).
+# Types of the C extension tgcrypto_ffi._native (bindings/python/ext/).
 from typing import List, Optional, Sequence, Tuple, Union
 
 from typing_extensions import Buffer, Self
