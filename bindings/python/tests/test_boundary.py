@@ -14,6 +14,10 @@ import pytest
 import tgcrypto_ffi
 from tgcrypto_ffi import cryptg, tgcrypto
 
+from conftest import NON_CONTIGUOUS
+
+TGCRYPTO_FUNCTIONS = {f"{m}256_{d}crypt" for m in ("ige", "ctr", "cbc") for d in ("en", "de")}
+
 K = bytes(range(32))
 IV32 = bytes(range(100, 132))
 IV16 = bytes(range(200, 216))
@@ -199,7 +203,8 @@ IDS = [f"{p[0]}-arg{p[3]}" for p in POSITIONS]
 def test_non_contiguous_view_is_refused_and_earlier_buffers_released(name, fn, good, index):
     args = [bytearray(a) for a in good]
     args[index] = strided(max(2, len(good[index])))  # one byte is always contiguous
-    with pytest.raises(BufferError):
+    # TgCrypto's functions raise what TgCrypto does on this interpreter (PyPy: a TypeError)
+    with pytest.raises(NON_CONTIGUOUS[0] if name in TGCRYPTO_FUNCTIONS else BufferError):
         fn(*args)
     for i, a in enumerate(args):
         if i != index:

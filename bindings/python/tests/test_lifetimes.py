@@ -3,6 +3,7 @@ thread's call (GIL released) uses it, double close and use after close, and
 argument buffers held for exactly as long as C uses them (a bytearray
 resized by another thread during a call is refused with BufferError)."""
 import os
+import sys
 import sysconfig
 import threading
 import time
@@ -13,6 +14,7 @@ import tgcrypto_ffi
 from tgcrypto_ffi import cryptg, tgcrypto
 
 FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+PYPY = sys.implementation.name == "pypy"
 K = os.urandom(32)
 IV32 = os.urandom(32)
 
@@ -153,7 +155,9 @@ def test_bytearray_resized_during_a_gil_free_call_is_refused(name):
             # only a free-threaded build lets the other thread grow the buffer
             # before the call exported it; with a GIL it waits for the call
             assert FREE_THREADED and grew[0] > 0, "the call read a buffer another thread resized"
-        elif refused[0]:
+        elif refused[0] or (PYPY and grew[0]):
+            # PyPy's cpyext exports a bytearray as a copy: resizing it is allowed, and the
+            # call read the original bytes while the other thread did
             break
         assert time.monotonic() < deadline, "the resizing thread never ran during the call"
     assert buf == original
