@@ -23,7 +23,7 @@
 #      vectors, tgcrypto and cryptg files (light);
 #   5. PyPy (Debian's pypy3, installed with apt-get where allowed): its cpyext wheel
 #      (build_wheels.py --pypy) in a fresh venv with the PyPy builds of TgCrypto and
-#      cryptg, every test file, light.
+#      cryptg, every test file that applies to PyPy, light.
 # The last line is "N passed, N failed" (each check counts one; each pytest run its tests).
 # Exits non-zero on any failure. Venvs and build output go to .tools/python-test/
 # (deleted first); downloaded build requirements are kept in .tools/python-wheelhouse/.
@@ -308,8 +308,11 @@ if [ -z "$pypy_pid" ]; then
 elif check "PyPy: fresh venv with the pinned test dependencies ($PIN_CRYPTG_PYPY)" \
     wait_for "$pypy_pid" "$work/venv-pypy.log" &&
     check "PyPy: the pp wheel installed offline" install_wheel "$work/venv-pypy"; then
+    # not there: test_leaks.py (CPython's tracemalloc and reference counts), test_free_threading.py
+    # (no GIL to keep off), and the __buffer__ export test (Python classes export from 3.12; PyPy is 3.9)
     pytest_run "PyPy $(pypy3 -c 'import sys; print(sys.pypy_version_info[:3])' | tr -d '() ' | tr , .), light, every file" \
-        "$work/venv-pypy/bin/python" TGFFI_LEVEL=light -- "$here"
+        "$work/venv-pypy/bin/python" TGFFI_LEVEL=light -- "$here" --ignore="$here/test_leaks.py" \
+        --ignore="$here/test_free_threading.py" -k "not failing_export_propagates"
 fi
 
 echo
