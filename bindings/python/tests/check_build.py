@@ -2,7 +2,7 @@
 exit status 0 = passed). Needs pyelftools and pefile (abi3audit's own
 dependencies, from the tools venv).
 
-  check_build.py wheels DIR          the 16 wheels and the sdist: names, tags, contents, RECORD
+  check_build.py wheels DIR          the 16 wheels (18 with the PyPy ones) and the sdist: names, tags, contents, RECORD
   check_build.py elf DIR             the Linux modules: abi3 imports = PYTHON_SYMBOLS, exports = PyInit__native only,
                                      NEEDED libc only, glibc symbols <= 2.17
   check_build.py pe DIR              the Windows modules: same, imports only python3.dll, KERNEL32 and the UCRT
