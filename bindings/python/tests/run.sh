@@ -275,9 +275,12 @@ for v in $VERSIONS; do
         if [ "$b" = "$best" ]; then
             level=light
             [ "$v" = 3.11 ] || [ "$v" = 3.13 ] && level=full
-            # test_free_threading.py is for free-threaded builds only (none of these is one)
+            # test_free_threading.py is for free-threaded builds only (none of these is one);
+            # the __buffer__ export test needs 3.12 (Python classes export buffers from then on)
+            only=()
+            case $v in 3.9 | 3.10 | 3.11) only=(-k "not failing_export_propagates") ;; esac
             pytest_run "CPython $v, TGCRYPTO_BACKEND=$b, $level, every file" "$venv/bin/python" \
-                TGCRYPTO_BACKEND="$b" TGFFI_LEVEL="$level" -- "$here" --ignore="$here/test_free_threading.py"
+                TGCRYPTO_BACKEND="$b" TGFFI_LEVEL="$level" -- "$here" --ignore="$here/test_free_threading.py" "${only[@]}"
         elif [ "$v" != 3.14 ]; then
             pytest_run "CPython $v, TGCRYPTO_BACKEND=$b, light, backend-dependent files" "$venv/bin/python" \
                 TGCRYPTO_BACKEND="$b" TGFFI_LEVEL=light -- "${backend_files[@]}" -k "not install and not distribution"
