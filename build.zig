@@ -10,31 +10,37 @@
 //! hardware paths are picked at run time by CPUID/HWCAP, never at build time.
 const std = @import("std");
 
-const c_sources = [_][]const u8{
-    "csrc/api.c",
-    "csrc/dispatch.c",
-    "csrc/aes_soft.c",
-    "csrc/aes_ni.c",
-    "csrc/aes_vaes.c",
-    "csrc/aes_armce.c",
-    "csrc/aes_neon.c",
-    "csrc/sha.c",
-    "csrc/sha_portable.c",
-    "csrc/sha_x86.c",
-    "csrc/sha_arm.c",
-    "csrc/mtproto.c",
-    "csrc/factorize.c",
-    "csrc/mtproto_x86.c",
-};
+// The core's sources and flags: csrc/core_build.txt, which the Python build
+// (bindings/python/_build/tgffi_build.py) reads too.
+const core_build = @embedFile("csrc/core_build.txt");
+const c_sources = coreBuildEntries("source");
+const c_flags = coreBuildEntries("flag");
 
-const c_flags = [_][]const u8{
-    "-std=c11",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-Werror=vla",
-    "-fvisibility=hidden",
-};
+fn coreBuildCount(comptime kind: []const u8) usize {
+    @setEvalBranchQuota(200_000);
+    var n: usize = 0;
+    var lines = std.mem.tokenizeScalar(u8, core_build, '\n');
+    while (lines.next()) |line| {
+        if (std.mem.startsWith(u8, line, kind ++ " ")) n += 1;
+    }
+    return n;
+}
+
+/// The values of the "<kind> VALUE" lines of csrc/core_build.txt, in order.
+fn coreBuildEntries(comptime kind: []const u8) [coreBuildCount(kind)][]const u8 {
+    @setEvalBranchQuota(200_000);
+    var out: [coreBuildCount(kind)][]const u8 = undefined;
+    var i: usize = 0;
+    var lines = std.mem.tokenizeScalar(u8, core_build, '\n');
+    while (lines.next()) |line| {
+        if (std.mem.startsWith(u8, line, kind ++ " ")) {
+            out[i] = std.mem.trim(u8, line[kind.len + 1 ..], " \r\t");
+            i += 1;
+        }
+    }
+    const result = out;
+    return result;
+}
 
 pub fn build(b: *std.Build) void {
     const target = b.standardTargetOptions(.{ .default_target = .{ .cpu_model = .baseline } });

@@ -150,17 +150,16 @@ static void free_cbc(void *p) { tg_cbc_free((tg_cbc_ctx *)p); }
 static void free_key(void *p) { tg_auth_key_free((tg_auth_key *)p); }
 
 /* GC (or env teardown) of the external: frees a context nobody freed, then the box. */
-#define FINALIZER(name, release)                                       \
-    static void name(napi_env env, void *data, void *hint) {           \
-        (void)env; (void)hint;                                         \
-        box_t *box = (box_t *)data;                                    \
-        if (box->ptr != NULL) release(box->ptr);                       \
-        free(box);                                                     \
-    }
-FINALIZER(finalize_ctr, free_ctr)
-FINALIZER(finalize_ige, free_ige)
-FINALIZER(finalize_cbc, free_cbc)
-FINALIZER(finalize_key, free_key)
+static void finalize(void *data, free_fn release) {
+    box_t *box = (box_t *)data;
+    if (box->ptr != NULL) release(box->ptr);
+    free(box);
+}
+
+static void finalize_ctr(napi_env env, void *data, void *hint) { (void)env; (void)hint; finalize(data, free_ctr); }
+static void finalize_ige(napi_env env, void *data, void *hint) { (void)env; (void)hint; finalize(data, free_ige); }
+static void finalize_cbc(napi_env env, void *data, void *hint) { (void)env; (void)hint; finalize(data, free_cbc); }
+static void finalize_key(napi_env env, void *data, void *hint) { (void)env; (void)hint; finalize(data, free_key); }
 
 /* A new external for context `ptr` (NULL stays null: the TS layer reports why). */
 static napi_value new_handle(napi_env env, void *ptr, const napi_type_tag *tag, napi_finalize finalize, free_fn release) {

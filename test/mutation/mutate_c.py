@@ -261,7 +261,7 @@ def generate(rel_path):
         toks += [(k, v, b + p) for k, v, p in sub]
         funcs.append(("#define " + name, b, e))
     toks.sort(key=lambda t: t[2])
-    full, sampled, nsample = SCOPE[rel_path]
+    full, sampled, nsample = SCOPE.get(rel_path, (None, [], 0))  # a file outside SCOPE: every function
     lines = text.split("\n")
     line_starts = [0]
     for ln in lines:

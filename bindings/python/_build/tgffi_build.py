@@ -50,6 +50,11 @@ DIST_NAME = "tgcrypto-ffi"
 LIMITED_API = "0x030B0000"
 ZIGLANG_REQUIREMENT = "ziglang==0.17.0.*"  # 0.17.0 or 0.17.0.post0 (the latter has the Windows wheels)
 
+# What build.zig's default optimisation (-Doptimize=ReleaseFast) passes to
+# clang for C (`zig build-lib -OReleaseFast --verbose-cc`; the test suite
+# checks it against the pinned zig).
+RELEASE_FAST_FLAGS = ("-O2", "-DNDEBUG", "-fno-stack-protector")
+
 # Release targets: zig triple, wheel platform tag(s), OS.
 TARGETS = {
     "linux-x64-gnu": ("x86_64-linux-gnu.2.17", "manylinux_2_17_x86_64.manylinux2014_x86_64", "linux"),
@@ -99,6 +104,28 @@ def csrc_dir():
         if (candidate / "tgcrypto.h").is_file():
             return candidate
     raise BuildError("csrc/ not found: build from the repository or from an sdist")
+
+
+def core_build_entries(kind):
+    """The "<kind> VALUE" lines of csrc/core_build.txt, in order: the core's
+    sources ("source", paths from the repository root) and flags ("flag"),
+    the same list build.zig compiles."""
+    entries = []
+    for line in (csrc_dir() / "core_build.txt").read_text(encoding="utf-8").splitlines():
+        if line.startswith(kind + " "):
+            entries.append(line[len(kind) + 1:].strip())
+    return entries
+
+
+def core_sources():
+    root = csrc_dir().parent
+    return [root / rel for rel in core_build_entries("source")]
+
+
+def core_flags():
+    """build.zig's flags; -Werror only with TGCRYPTO_FFI_WERROR=1."""
+    werror = os.environ.get("TGCRYPTO_FFI_WERROR") == "1"
+    return [f for f in core_build_entries("flag") if werror or f != "-Werror"]
 
 
 def license_file():
@@ -231,13 +258,10 @@ def compile_extension(out, *, target=None, include_dirs, limited, zig, work, pyt
     target: a TARGETS key (zig only), or None for the native platform with a
     plain C compiler. include_dirs: CPython headers. limited: abi3 build."""
     csrc = csrc_dir()
-    sources = sorted((ROOT / "ext").glob("*.c")) + sorted(csrc.glob("*.c"))
-    flags = [
-        "-shared", "-std=c11", "-O3", "-fvisibility=hidden", "-DTG_API=", "-DNDEBUG",
-        "-Wall", "-Wextra", "-Werror=vla",
-    ]
-    if os.environ.get("TGCRYPTO_FFI_WERROR") == "1":
-        flags.append("-Werror")
+    sources = sorted((ROOT / "ext").glob("*.c")) + core_sources()
+    # build.zig's flags (csrc/core_build.txt) and optimisation (ReleaseFast), then
+    # what a Python module needs: a shared object exporting PyInit__native only
+    flags = core_flags() + list(RELEASE_FAST_FLAGS) + ["-shared", "-DTG_API="]
     if limited:
         flags.append(f"-DPy_LIMITED_API={LIMITED_API}")
     flags += [f"-I{csrc}", f"-I{ROOT / 'ext'}"] + [f"-I{d}" for d in include_dirs]
@@ -391,7 +415,7 @@ def build_sdist_to(out_dir):
         if path.suffix in (".py", ".pyi") or path.name == "py.typed":
             members[f"src/{NAME}/{path.name}"] = path.read_bytes()
     for path in sorted(csrc_dir().iterdir()):
-        if path.suffix in (".c", ".h"):
+        if path.suffix in (".c", ".h") or path.name == "core_build.txt":
             members[f"csrc/{path.name}"] = path.read_bytes()
     members["LICENSE"] = license_file().read_bytes()
     members["PKG-INFO"] = metadata_text().encode("utf-8")

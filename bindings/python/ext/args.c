@@ -37,14 +37,78 @@ void release(Py_buffer *v, int n) {
  * releases the ones taken and leaves PyObject_GetBuffer's own exception
  * ("a bytes-like object is required, not 'int'", or BufferError for a
  * non-contiguous memoryview), which is what TgCrypto's "y*" gives too. */
+#ifdef PYPY_VERSION
+/* 1 for a strided memoryview, -1 on error (cpyext would export a contiguous copy). */
+static int pypy_noncontiguous(PyObject *o) {
+    if (!PyMemoryView_Check(o)) return 0;
+    PyObject *c = PyObject_GetAttrString(o, "c_contiguous");
+    const int contiguous = c == NULL ? -1 : PyObject_IsTrue(c);
+    Py_XDECREF(c);
+    return contiguous < 0 ? -1 : !contiguous;
+}
+
+int pypy_get_buffer(PyObject *o, Py_buffer *v, int flags) {
+    if (!PyObject_CheckBuffer(o)) {
+        PyErr_Format(PyExc_TypeError, "a bytes-like object is required, not '%.200s'", Py_TYPE(o)->tp_name);
+        return -1;
+    }
+    const int strided = pypy_noncontiguous(o);
+    if (strided != 0) {
+        if (strided > 0) PyErr_SetString(PyExc_BufferError, "memoryview: underlying buffer is not C-contiguous");
+        return -1;
+    }
+    return PyPyObject_GetBuffer(o, v, flags);
+}
+#endif
+
 int get_buffers(PyObject *const *args, int n, Py_buffer *v) {
     for (int i = 0; i < n; i++) {
+#ifdef PYPY_VERSION
+        /* What TgCrypto's "y*" gives on PyPy: cpyext's own message for a non-buffer and a
+         * TypeError for a strided memoryview. cpyext leaves Py_buffer.readonly unset: a
+         * writable request tells whether the CTR/CBC iv and state may be written back
+         * (bytes, the common case, skips it: a refused one raises, which PyPy makes dear). */
+        const int strided = pypy_noncontiguous(args[i]);
+        if (strided != 0) {
+            if (strided > 0)
+                PyErr_Format(PyExc_TypeError, "argument %d must be contiguous buffer, not memoryview", i + 1);
+            release(v, i);
+            return -1;
+        }
+        if (!PyBytes_Check(args[i])) {
+            if (PyPyObject_GetBuffer(args[i], &v[i], PyBUF_WRITABLE) == 0) {
+                v[i].readonly = 0;
+                continue;
+            }
+            PyErr_Clear();
+        }
+        if (PyPyObject_GetBuffer(args[i], &v[i], PyBUF_SIMPLE) != 0) {
+            release(v, i);
+            return -1;
+        }
+        v[i].readonly = 1;
+#else
         if (PyObject_GetBuffer(args[i], &v[i], PyBUF_SIMPLE) != 0) {
+            release(v, i);
+            return -1;
+        }
+#endif
+    }
+    return 0;
+}
+
+int get_own_buffers(PyObject *const *args, int n, Py_buffer *v) {
+#ifdef PYPY_VERSION
+    for (int i = 0; i < n; i++) {
+        if (pypy_get_buffer(args[i], &v[i], PyBUF_SIMPLE) != 0) {
             release(v, i);
             return -1;
         }
     }
     return 0;
+#else
+    return get_buffers(args, n, v);
+#endif
 }
 
 /* The type's __name__ for messages, or NULL (with the error cleared). */

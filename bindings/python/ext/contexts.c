@@ -37,7 +37,7 @@ static PyObject *context_new(PyTypeObject *type, int kind, PyObject *args, PyObj
     if (!ok) return NULL;
     PyObject *pair[2] = {key_obj, iv_obj};
     Py_buffer v[2];
-    if (get_buffers(pair, 2, v) < 0) return NULL;
+    if (get_own_buffers(pair, 2, v) < 0) return NULL;
     Context *self = NULL;
     const Py_ssize_t iv_len = kind == KIND_IGE ? 32 : 16;
     if (v[0].len != 32) value_error(MSG_KEY);

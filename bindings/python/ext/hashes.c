@@ -17,7 +17,7 @@ static PyObject *hash_parts(const char *name, Py_ssize_t size, hash_init_fn init
     Py_buffer small[4], *v = small;
     if (nargs > 4 && (v = PyMem_Malloc(sizeof(Py_buffer) * (size_t)nargs)) == NULL) return PyErr_NoMemory();
     PyObject *out = NULL;
-    if (get_buffers(args, (int)nargs, v) < 0) goto done_free;
+    if (get_own_buffers(args, (int)nargs, v) < 0) goto done_free;
     size_t total = 0;
     for (Py_ssize_t i = 0; i < nargs; i++) {
         if ((size_t)v[i].len > MAX_DATA) {

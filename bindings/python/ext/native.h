@@ -106,6 +106,17 @@ PyObject *value_error(const char *msg);
 PyObject *core_error(int rc);
 void release(Py_buffer *v, int n);
 int get_buffers(PyObject *const *args, int n, Py_buffer *v);
+/* get_buffers for the functions without a stock counterpart (hashes, contexts): on PyPy
+ * too they word their errors as on CPython. */
+int get_own_buffers(PyObject *const *args, int n, Py_buffer *v);
+#ifdef PYPY_VERSION
+/* PyPy's cpyext exports a strided memoryview as a contiguous copy and words a missing
+ * buffer interface its own way: every PyObject_GetBuffer here checks as CPython first
+ * (args.c; get_buffers calls cpyext's PyPyObject_GetBuffer itself, as TgCrypto's "y*"). */
+int pypy_get_buffer(PyObject *o, Py_buffer *v, int flags);
+#undef PyObject_GetBuffer
+#define PyObject_GetBuffer pypy_get_buffer
+#endif
 PyObject *type_name(PyObject *o);
 int get_named_buffer(PyObject *o, const char *argname, Py_buffer *v);
 int tgcrypto_args(const char *name, Py_ssize_t nargs, PyObject *kwnames, Py_ssize_t want);

@@ -2,16 +2,20 @@
 exit status 0 = passed). Needs pyelftools and pefile (abi3audit's own
 dependencies, from the tools venv).
 
-  check_build.py wheels DIR          the 16 wheels and the sdist: names, tags, contents, RECORD
+  check_build.py wheels DIR          the 16 wheels (18 with the PyPy ones) and the sdist: names, tags, contents, RECORD
   check_build.py elf DIR             the Linux modules: abi3 imports = PYTHON_SYMBOLS, exports = PyInit__native only,
                                      NEEDED libc only, glibc symbols <= 2.17
   check_build.py pe DIR              the Windows modules: same, imports only python3.dll, KERNEL32 and the UCRT
   check_build.py sdist DIR           the sdist carries csrc/ byte for byte and builds with nothing else
   check_build.py pyconfig INCLUDE    the cross pyconfig.h compiles ext/*.c to the same objects as CPython's own
+
+With TGFFI_PYPY_ABI set (e.g. pypy39_pp73, when build_wheels.py had --pypy), the PyPy
+wheels of the two glibc Linux targets are expected too (wheels, elf).
 """
 import base64
 import hashlib
 import io
+import os
 import re
 import subprocess
 import sys
@@ -27,6 +31,7 @@ sys.path.insert(0, str(PY_ROOT / "_build"))
 import tgffi_build  # noqa: E402
 
 VERSION = tgffi_build.version()
+PYPY_ABI = os.environ.get("TGFFI_PYPY_ABI")  # pypy39_pp73: its wheels are tagged pp39-pypy39_pp73
 SYMBOLS = {s.partition(":")[0] for s in tgffi_build.PYTHON_SYMBOLS}
 
 
@@ -46,6 +51,10 @@ def expected_wheels():
             for minor in (9, 10):
                 names[f"tgcrypto_ffi-{VERSION}-cp3{minor}-cp3{minor}-{plat}.whl"] = \
                     f"_native.cpython-3{minor}-{arch}-linux-{libc}.so"
+            if PYPY_ABI and libc == "gnu":
+                py_tag = "pp" + PYPY_ABI.split("_")[0][len("pypy"):]
+                names[f"tgcrypto_ffi-{VERSION}-{py_tag}-{PYPY_ABI}-{plat}.whl"] = \
+                    f"_native.{PYPY_ABI.replace('_', '-')}-{arch}-linux-gnu.so"
     return names
 
 
@@ -137,8 +146,9 @@ def check_elf(d):
             if not glibc or max(glibc) > (2, 17):
                 fail(f"{whl}: glibc symbol versions {sorted(versions)}")
         n += 1
-    if n != 12:
-        fail(f"{n} Linux modules, expected 12")
+    want = 12 + (2 if PYPY_ABI else 0)
+    if n != want:
+        fail(f"{n} Linux modules, expected {want}")
     print(f"{n} Linux modules: abi3 imports are PYTHON_SYMBOLS, exports PyInit__native only, NEEDED libc, glibc <= 2.17")
 
 
@@ -170,7 +180,7 @@ def check_sdist(d):
     base = f"tgcrypto_ffi-{VERSION}/"
     with tarfile.open(path) as tar:
         members = {m.name[len(base):]: m for m in tar.getmembers() if m.isfile()}
-        csrc = sorted(p for p in (REPO / "csrc").iterdir() if p.suffix in (".c", ".h"))
+        csrc = sorted(p for p in (REPO / "csrc").iterdir() if p.suffix in (".c", ".h") or p.name == "core_build.txt")
         for p in csrc:
             m = members.get(f"csrc/{p.name}")
             if m is None or tar.extractfile(m).read() != p.read_bytes():

@@ -7,11 +7,29 @@ TGFFI_SEED: the random seed (printed in the header so a failure can be replayed)
 """
 import os
 import random
+import sys
 
 import pytest
 
 LEVEL = os.environ.get("TGFFI_LEVEL", "full")
 SEED = int(os.environ.get("TGFFI_SEED", random.SystemRandom().randrange(2**32)))
+
+
+# The stock modules' messages that come from the interpreter, not from them: TgCrypto's
+# "y*" for a non-buffer and a strided view, and the int conversion cryptg's pyo3 uses
+# (PyPy's cpyext words them its own way; the PyPy builds of TgCrypto 1.2.5 and cryptg say these).
+PYPY = sys.implementation.name == "pypy"
+
+
+def no_buffer_message(type_name):
+    if PYPY:
+        return f"'{type_name}' does not have the buffer interface"
+    return f"a bytes-like object is required, not '{type_name}'"
+
+
+NON_CONTIGUOUS = (TypeError, "must be contiguous buffer, not memoryview") if PYPY else (BufferError, "not C-contiguous")
+INT_TOO_BIG = "integer too large" if PYPY else "int too big to convert"
+INT_NEGATIVE = "cannot convert negative integer to unsigned int" if PYPY else "can't convert negative int to unsigned"
 
 
 def cases(full):

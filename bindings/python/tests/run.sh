@@ -6,11 +6,12 @@
 #      and Windows modules' imports and exports, the sdist's copy of csrc/, the cross
 #      pyconfig.h; builds the sdist through pip's PEP 517 path (isolated, ziglang as the
 #      build requirement, offline from a local wheelhouse) on CPython 3.9 and 3.13;
-#   3. for each CPython 3.9 .. 3.13 (pyenv): a fresh venv, the wheel installed offline,
+#   3. for each CPython 3.9 .. 3.13 (pyenv) and 3.14 (Debian sid's, unpacked into a
+#      per-machine cache by get_cpython314.sh): a fresh venv, the wheel installed offline,
 #      the PyPI test dependencies (pinned below), then bindings/python/tests with pytest
 #      once per AES backend this CPU has (TGCRYPTO_BACKEND=...):
 #        - the default (best) backend runs every test file, at TGFFI_LEVEL=full on 3.11
-#          and 3.13 and TGFFI_LEVEL=light on 3.9, 3.10, 3.12;
+#          and 3.13 and TGFFI_LEVEL=light on 3.9, 3.10, 3.12, 3.14 (3.14: that run only);
 #        - every other backend runs, light, the files whose results depend on the
 #          backend: vectors, tgcrypto, cryptg, differential, threads, toplevel (without
 #          its install() tests); test_clients.py and test_predecessors.py, which drive
@@ -19,7 +20,10 @@
 #      the wheels the sdist built (3.9: version-specific, 3.13: abi3) then replace the
 #      release wheel in that venv and run the backend-dependent files once, light;
 #   4. the fallback without zig: the module built by the system clang runs the
-#      vectors, tgcrypto and cryptg files (light).
+#      vectors, tgcrypto and cryptg files (light);
+#   5. PyPy (Debian's pypy3, installed with apt-get where allowed): its cpyext wheel
+#      (build_wheels.py --pypy) in a fresh venv with the PyPy builds of TgCrypto and
+#      cryptg, every test file that applies to PyPy, light.
 # The last line is "N passed, N failed" (each check counts one; each pytest run its tests).
 # Exits non-zero on any failure. Venvs and build output go to .tools/python-test/
 # (deleted first); downloaded build requirements are kept in .tools/python-wheelhouse/.
@@ -44,7 +48,8 @@ PIN_CRYPTG_OLD="cryptg==0.5.2"
 PIN_TOOLS="abi3audit==0.0.26"
 PIN_ZIGLANG="ziglang==0.17.0.*"  # what the sdist asks for (get_requires_for_build_wheel)
 PIN_TOMLI="tomli==2.2.1"         # the sdist's build requirement on Python < 3.11
-VERSIONS="3.9 3.10 3.11 3.12 3.13"
+PIN_CRYPTG_PYPY="cryptg==0.5.0.post0"  # the newest cryptg with a PyPy 3.9 wheel
+VERSIONS="3.9 3.10 3.11 3.12 3.13 3.14"
 
 passed=0
 failed=0
@@ -127,6 +132,8 @@ have_openssl_headers() { [ -e /usr/include/openssl/evp.h ] || [ -e /usr/local/in
 apt_pkgs=
 have_openssl_headers || apt_pkgs="$apt_pkgs libssl-dev"
 command -v clang >/dev/null 2>&1 || apt_pkgs="$apt_pkgs clang"
+have_pypy() { command -v pypy3 >/dev/null 2>&1 && [ -e "$(pypy3 -c 'import sysconfig; print(sysconfig.get_paths()["include"])' 2>/dev/null)/Python.h" ]; }
+have_pypy || apt_pkgs="$apt_pkgs pypy3 pypy3-dev"
 if [ -n "$apt_pkgs" ] && command -v apt-get >/dev/null 2>&1 && { [ "$(id -u)" -eq 0 ] || sudo -n true 2>/dev/null; }; then
     sudo_=; [ "$(id -u)" -eq 0 ] || sudo_=sudo
     echo "installing$apt_pkgs (Debian)"
@@ -138,7 +145,10 @@ have_openssl_headers || openssl_ok=0
 
 declare -A PY
 for v in $VERSIONS; do
-    if p=$(find_python "$v"); then PY[$v]=$p; else missing "CPython $v" "pyenv install $v"; fi
+    if p=$(find_python "$v"); then PY[$v]=$p
+    elif [ "$v" = 3.14 ] && p=$("$here/get_cpython314.sh" 2>"$work/get_cpython314.log"); then PY[$v]=$p
+    elif [ "$v" = 3.14 ]; then tail -5 "$work/get_cpython314.log"; missing "CPython 3.14" "bindings/python/tests/get_cpython314.sh (Debian sid's packages, patchelf)"
+    else missing "CPython $v" "pyenv install $v"; fi
 done
 builder=${PY[3.11]:-${PY[3.12]:-${PY[3.13]:-}}}
 if [ -z "$builder" ]; then
@@ -162,6 +172,12 @@ if [ "$openssl_ok" = 1 ]; then
         PREP[$v]=$!
     done
 fi
+pypy_pid=
+if have_pypy && [ "$openssl_ok" = 1 ]; then
+    { pypy3 -m venv "$work/venv-pypy" &&
+        pip_q "$work/venv-pypy/bin/pip" install $PINS_COMMON "$PIN_CRYPTG_PYPY"; } >"$work/venv-pypy.log" 2>&1 &
+    pypy_pid=$!
+fi
 tools=$work/venv-tools
 { "$builder" -m venv "$tools" && pip_q "$tools/bin/pip" install "$PIN_TOOLS"; } >"$work/venv-tools.log" 2>&1 &
 tools_pid=$!
@@ -171,7 +187,8 @@ vs_args=()
 [ -n "${PY[3.9]:-}" ] && vs_args+=(--python39 "${PY[3.9]}")
 [ -n "${PY[3.10]:-}" ] && vs_args+=(--python310 "${PY[3.10]}")
 [ -z "${PY[3.9]:-}" ] || [ -z "${PY[3.10]:-}" ] || vs_args+=(--strict)
-check "build_wheels.py: 8 abi3 wheels, cp39/cp310 Linux wheels, sdist" \
+have_pypy && vs_args+=(--pypy "$(command -v pypy3)")
+check "build_wheels.py: 8 abi3 wheels, cp39/cp310 and PyPy Linux wheels, sdist" \
     bash -c '"$@" >"$0/build.log" 2>&1 || { tail -30 "$0/build.log"; exit 1; }; tail -1 "$0/build.log"' \
     "$work" "$builder" bindings/python/build_wheels.py --out "$dist" "${vs_args[@]}"
 
@@ -187,8 +204,10 @@ audit_all() {
     [ "$n" -eq 8 ]
 }
 check "abi3audit --strict on the 8 abi3 wheels" audit_all
+pypy_abi=
+have_pypy && pypy_abi=$(pypy3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX").split(".")[1].rsplit("-", 3)[0].replace("-", "_"))')
 for c in wheels elf pe sdist; do
-    check "check_build.py $c" "$tools/bin/python" "$here/check_build.py" "$c" "$dist"
+    check "check_build.py $c" env TGFFI_PYPY_ABI="$pypy_abi" "$tools/bin/python" "$here/check_build.py" "$c" "$dist"
 done
 check "check_build.py pyconfig (cross pyconfig.h = CPython's own on x86_64 Linux)" \
     "$tools/bin/python" "$here/check_build.py" pyconfig "$("$builder" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
@@ -256,9 +275,13 @@ for v in $VERSIONS; do
         if [ "$b" = "$best" ]; then
             level=light
             [ "$v" = 3.11 ] || [ "$v" = 3.13 ] && level=full
+            # test_free_threading.py is for free-threaded builds only (none of these is one);
+            # the __buffer__ export test needs 3.12 (Python classes export buffers from then on)
+            only=()
+            case $v in 3.9 | 3.10 | 3.11) only=(-k "not failing_export_propagates") ;; esac
             pytest_run "CPython $v, TGCRYPTO_BACKEND=$b, $level, every file" "$venv/bin/python" \
-                TGCRYPTO_BACKEND="$b" TGFFI_LEVEL="$level" -- "$here"
-        else
+                TGCRYPTO_BACKEND="$b" TGFFI_LEVEL="$level" -- "$here" --ignore="$here/test_free_threading.py" "${only[@]}"
+        elif [ "$v" != 3.14 ]; then
             pytest_run "CPython $v, TGCRYPTO_BACKEND=$b, light, backend-dependent files" "$venv/bin/python" \
                 TGCRYPTO_BACKEND="$b" TGFFI_LEVEL=light -- "${backend_files[@]}" -k "not install and not distribution"
         fi
@@ -281,6 +304,19 @@ if [ -n "$clang_pid" ] && check "the module built by the system clang (no zig)" 
         --disable-pip-version-check "$3" "$4"/*.whl' _ "$builder" "$venv" "pytest==8.3.4" "$work/clang-wheel" &&
         pytest_run "the clang-built wheel: vectors, tgcrypto, cryptg, light" "$venv/bin/python" TGFFI_LEVEL=light -- \
             "$here"/test_vectors.py "$here"/test_tgcrypto.py "$here"/test_cryptg.py
+fi
+
+# ---- 5. PyPy: the cpyext wheel, every file, light
+if [ -z "$pypy_pid" ]; then
+    missing "the suite on PyPy" "sudo apt-get install pypy3 pypy3-dev libssl-dev"
+elif check "PyPy: fresh venv with the pinned test dependencies ($PIN_CRYPTG_PYPY)" \
+    wait_for "$pypy_pid" "$work/venv-pypy.log" &&
+    check "PyPy: the pp wheel installed offline" install_wheel "$work/venv-pypy"; then
+    # not there: test_leaks.py (CPython's tracemalloc and reference counts), test_free_threading.py
+    # (no GIL to keep off), and the __buffer__ export test (Python classes export from 3.12; PyPy is 3.9)
+    pytest_run "PyPy $(pypy3 -c 'import sys; print(sys.pypy_version_info[:3])' | tr -d '() ' | tr , .), light, every file" \
+        "$work/venv-pypy/bin/python" TGFFI_LEVEL=light -- "$here" --ignore="$here/test_leaks.py" \
+        --ignore="$here/test_free_threading.py" -k "not failing_export_propagates"
 fi
 
 echo

@@ -24,6 +24,8 @@ import tgcrypto as real          # the PyPI original, imported before install():
 import tgcrypto_ffi
 replaced = tgcrypto_ffi.install()
 assert replaced["tgcrypto"].startswith("the imported module 'tgcrypto'"), replaced
+if sys.version_info >= (3, 14):  # Pyrogram 2.0.106 asks asyncio for a loop at import; 3.14 makes none
+    asyncio.set_event_loop(asyncio.new_event_loop())
 import pyrogram
 from pyrogram import raw
 from pyrogram.crypto import aes, mtproto

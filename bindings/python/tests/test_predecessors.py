@@ -16,7 +16,7 @@ import pytest
 import tgcrypto_ffi
 from tgcrypto_ffi import cryptg, tgcrypto
 
-from conftest import LEVEL
+from conftest import LEVEL, PYPY
 from reference import real_cipheron, real_cryptg, real_tgcrypto
 from test_tgcrypto import big_view
 
@@ -41,7 +41,10 @@ def test_read_only_state_and_iv_are_never_written():
     # TgCrypto writes the CTR state into the cached b"\x00" object, the
     # counter into an immutable iv, and the CBC chain into an immutable iv
     real = child(CORRUPT, "tgcrypto").stdout.split()
-    assert real[0] == "05" and real[1] == "00" * 15 + "01" and real[2] != bytes(range(16)).hex()
+    if PYPY:  # cpyext hands TgCrypto a copy of an immutable bytes: nothing is corrupted there
+        assert real == ["00", "00" * 16, bytes(range(16)).hex()]
+    else:
+        assert real[0] == "05" and real[1] == "00" * 15 + "01" and real[2] != bytes(range(16)).hex()
     ours = child(CORRUPT, "tgcrypto_ffi.tgcrypto").stdout.split()
     assert ours == ["00", "00" * 16, bytes(range(16)).hex()]
 

@@ -11,7 +11,7 @@ import pytest
 import tgcrypto_ffi
 from tgcrypto_ffi import tgcrypto
 
-from conftest import cases
+from conftest import NON_CONTIGUOUS, PYPY, cases, no_buffer_message
 
 K = bytes(range(32))
 IV32 = bytes(range(100, 132))
@@ -34,13 +34,13 @@ BAD_CALLS = [
     ("ctr256_encrypt", (b"x", K, IV16), TypeError, "function takes exactly 4 arguments (3 given)"),
     ("ctr256_decrypt", (b"x",) * 5, TypeError, "function takes exactly 4 arguments (5 given)"),
     ("cbc256_encrypt", (b"x", K), TypeError, "function takes exactly 3 arguments (2 given)"),
-    ("ige256_encrypt", (1, K, IV32), TypeError, "a bytes-like object is required, not 'int'"),
-    ("ige256_encrypt", (b"a" * 16, None, IV32), TypeError, "a bytes-like object is required, not 'NoneType'"),
-    ("ctr256_encrypt", (b"a", K, IV16, 3), TypeError, "a bytes-like object is required, not 'int'"),
-    ("ctr256_encrypt", ("text", K, IV16, bytearray(1)), TypeError, "a bytes-like object is required, not 'str'"),
-    ("cbc256_decrypt", (b"a" * 16, K, [0] * 16), TypeError, "a bytes-like object is required, not 'list'"),
+    ("ige256_encrypt", (1, K, IV32), TypeError, no_buffer_message("int")),
+    ("ige256_encrypt", (b"a" * 16, None, IV32), TypeError, no_buffer_message("NoneType")),
+    ("ctr256_encrypt", (b"a", K, IV16, 3), TypeError, no_buffer_message("int")),
+    ("ctr256_encrypt", ("text", K, IV16, bytearray(1)), TypeError, no_buffer_message("str")),
+    ("cbc256_decrypt", (b"a" * 16, K, [0] * 16), TypeError, no_buffer_message("list")),
     # the first bad type wins, whatever the values
-    ("ige256_encrypt", (b"", 1, None), TypeError, "a bytes-like object is required, not 'int'"),
+    ("ige256_encrypt", (b"", 1, None), TypeError, no_buffer_message("int")),
     ("ige256_encrypt", (b"", b"", b""), ValueError, "Data must not be empty"),
     ("ige256_encrypt", (b"a" * 15, b"", b""), ValueError, "Data size must match a multiple of 16 bytes"),
     ("ige256_decrypt", (b"a" * 16, b"k" * 31, b""), ValueError, "Key size must be exactly 32 bytes"),
@@ -77,7 +77,7 @@ def test_keywords_rejected(name):
 
 def test_non_contiguous_buffer():
     strided = memoryview(bytes(64))[::2]
-    with pytest.raises(BufferError, match="not C-contiguous"):
+    with pytest.raises(NON_CONTIGUOUS[0], match=NON_CONTIGUOUS[1]):
         tgcrypto.ige256_encrypt(strided, K, IV32)
 
 
@@ -257,6 +257,12 @@ def test_contexts_arguments_and_life_cycle():
             c.update(b"a" * 16)
     with pytest.raises(ValueError, match="CTRContext is closed"):
         ctr.position()
-    with pytest.raises(TypeError):
-        class Sub(tgcrypto_ffi.CTRContext):  # not a base type
-            pass
+    if PYPY:  # cpyext ignores Py_TPFLAGS_BASETYPE: a subclass runs the type's own C state
+        class Sub(tgcrypto_ffi.CTRContext):
+            def update(self, data):
+                return super().update(data)
+        assert Sub(K, IV16).update(b"a" * 33) == tgcrypto_ffi.CTRContext(K, IV16).update(b"a" * 33)
+    else:
+        with pytest.raises(TypeError):
+            class Sub(tgcrypto_ffi.CTRContext):  # not a base type
+                pass

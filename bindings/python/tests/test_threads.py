@@ -7,6 +7,8 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 import tgcrypto_ffi
 from tgcrypto_ffi import cryptg, tgcrypto
 
@@ -65,12 +67,14 @@ def test_many_threads_get_single_threaded_answers(rng):
         assert sum(pool.map(run, orders)) == 0
 
 
-def test_shared_ctr_context_updates_one_at_a_time(rng):
-    # Two threads feed one CTRContext chunks of 64 KiB (GIL released). Each
+@pytest.mark.parametrize("chunk", [65536, 8 << 20])
+def test_shared_ctr_context_updates_one_at_a_time(rng, chunk):
+    # Two threads feed one CTRContext chunks of 64 KiB and 8 MiB (GIL
+    # released; 8 MiB calls are long enough to overlap on two cores). Each
     # update must take one contiguous slice of the keystream: the XOR of each
     # output with its input is one of the expected slices, each used once.
     key, iv = os.urandom(32), os.urandom(16)
-    chunk, per_thread = 65536, cases(14) + 2
+    per_thread = (cases(14) + 2) if chunk < 1 << 20 else 6
     total = chunk * per_thread * 2
     keystream = tgcrypto.ctr256_encrypt(bytes(total), key, bytearray(iv), bytearray(1))
     expected = sorted(keystream[i:i + chunk] for i in range(0, total, chunk))
@@ -209,3 +213,25 @@ def test_default_padding_from_many_threads():
     assert len(sealed) == len(plains)
     for plain, packet in sealed:
         assert auth.decrypt_message(packet) == plain
+
+
+@pytest.mark.parametrize("name", ["sha256", "sha1"])
+def test_hashes_from_many_threads(name):
+    # five threads hashing inputs above NOGIL_MIN (the digest object is made
+    # after the GIL is taken back) and below it, each result checked
+    import hashlib
+
+    fn, ref = getattr(tgcrypto_ffi, name), getattr(hashlib, name)
+    inputs = [os.urandom(n) for n in (0, 1, 64, 4095, 4096, 65536, 1 << 20)]
+    want = [ref(x).digest() for x in inputs]
+
+    def run(seed):
+        bad = 0
+        for i in range(300):
+            j = (i * 7 + seed) % len(inputs)
+            x = inputs[j]
+            bad += fn(x[: len(x) // 2], x[len(x) // 2:]) != want[j]
+        return bad
+
+    with ThreadPoolExecutor(5) as pool:
+        assert sum(pool.map(run, range(5))) == 0

@@ -200,8 +200,10 @@ def test_auth_key_arguments_and_life_cycle():
 # ---------------------------------------------------------------- install()
 
 INSTALL = r"""
-import json, sys, warnings, importlib
+import asyncio, json, sys, warnings, importlib
 
+if sys.version_info >= (3, 14):  # Pyrogram 2.0.106 asks asyncio for a loop at import; 3.14 makes none
+    asyncio.set_event_loop(asyncio.new_event_loop())
 pre = sys.argv[1]
 if pre:
     importlib.import_module(pre)

@@ -1,0 +1,129 @@
+"""Leaks: every buffer argument is released on every path (its reference
+count comes back), Python memory (tracemalloc) stays flat over 10**6 calls,
+including those that draw os.urandom, and native memory (RSS) stays flat
+while contexts, AuthKeys and the temporary buffers of padded or joined
+inputs are made and dropped."""
+import gc
+import os
+import sys
+import tracemalloc
+
+import pytest
+
+import tgcrypto_ffi
+from tgcrypto_ffi import cryptg, tgcrypto
+
+from conftest import cases
+from test_boundary import POSITIONS, IDS
+
+K = bytes(range(32))
+IV32 = bytes(range(100, 132))
+IV16 = bytes(range(200, 216))
+
+
+def refcounts(objs):
+    return [sys.getrefcount(o) for o in objs]
+
+
+@pytest.mark.parametrize("name,fn,good,index", POSITIONS, ids=IDS)
+def test_every_argument_is_released_on_success_and_on_error(name, fn, good, index):
+    good = [bytes(a) + b"" for a in good]  # objects of this test's own (not interned literals)
+    bad = list(good)
+    bad[index] = bytes(len(good[index]) + 1) if len(good[index]) != 1 else bytes(3)
+    for args in (good, bad):
+        before = refcounts(args)
+        for _ in range(50):
+            try:
+                fn(*args)
+            except (ValueError, tgcrypto_ffi.MtprotoSecurityError):
+                pass
+        assert refcounts(args) == before, args is bad and "error path" or "success path"
+
+
+def test_in_place_iv_and_state_are_released():
+    iv, state = bytearray(IV16), bytearray(1)
+    before = refcounts([iv, state])
+    for _ in range(100):
+        tgcrypto.ctr256_encrypt(b"x" * 33, K, iv, state)
+        tgcrypto.cbc256_encrypt(b"x" * 32, K, iv)
+        with pytest.raises(ValueError):
+            tgcrypto.ctr256_encrypt(b"x", K, iv, bytearray([99]))
+    assert refcounts([iv, state]) == before
+
+
+def block_growth(call, n):
+    """Python memory blocks still allocated after n more calls (after a warm-up):
+    sys.getallocatedblocks() costs nothing per call, so n can be 10**6."""
+    for _ in range(n // 10):
+        call()
+    gc.collect()
+    start = sys.getallocatedblocks()
+    for _ in range(n):
+        call()
+    gc.collect()
+    return sys.getallocatedblocks() - start
+
+
+def traced_growth(call, n):
+    """Bytes of Python memory (of any size) still allocated after n more calls."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        for _ in range(n // 10):
+            call()
+        gc.collect()
+        start = tracemalloc.get_traced_memory()[0]
+        for _ in range(n):
+            call()
+        gc.collect()
+        return tracemalloc.get_traced_memory()[0] - start
+    finally:
+        tracemalloc.stop()
+
+
+def test_python_memory_flat_over_a_million_calls():
+    data16, key = os.urandom(16), tgcrypto_ffi.AuthKey(os.urandom(256))
+    plain = os.urandom(28) + (4).to_bytes(4, "little") + os.urandom(4)
+    iv, state = bytearray(IV16), bytearray(1)
+    for call, n in [
+        (lambda: tgcrypto.ige256_encrypt(data16, K, IV32), cases(10**6)),
+        (lambda: tgcrypto.ctr256_encrypt(data16, K, iv, state), cases(2 * 10**5)),
+        (lambda: cryptg.encrypt_ige(b"x" * 20, K, IV32), cases(2 * 10**5)),  # 12 bytes of os.urandom padding
+        (lambda: tgcrypto_ffi.sha256(data16, data16), cases(2 * 10**5)),
+        (lambda: tgcrypto_ffi.CTRContext(K, IV16).update(data16), cases(2 * 10**5)),
+    ]:
+        assert block_growth(call, n) < 1000  # one leaked object per call would be n (light: 10**6 // 7)
+    # the padding pool draws os.urandom(4096) every 128 messages: a larger block than the above counts
+    assert traced_growth(lambda: key.encrypt_message(plain), 128 * cases(400)) < 64 * 1024
+
+
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="RSS from /proc (Linux)")
+def test_native_memory_flat():
+    secret = os.urandom(256)
+    plain = os.urandom(28) + (996).to_bytes(4, "little") + os.urandom(996)
+    key = tgcrypto_ffi.AuthKey(secret)
+    parts = [plain[:10], plain[10:40], plain[40:]]  # more than two parts: joined in a temporary
+    calls = [
+        lambda: tgcrypto_ffi.CTRContext(K, IV16).update(b"x"),
+        lambda: tgcrypto_ffi.IGEContext(K, IV32).close(),
+        lambda: tgcrypto_ffi.CBCContext(K, IV16, True),
+        lambda: tgcrypto_ffi.AuthKey(secret),
+        lambda: key.encrypt_message(parts, padding=bytes(12)),
+        lambda: cryptg.encrypt_ige(plain[:1000], K, IV32),  # padded in a temporary
+    ]
+    n = cases(100000)
+    for call in calls:
+        for _ in range(n // 5):
+            call()
+        gc.collect()
+        before = rss()
+        for _ in range(n):
+            call()
+        gc.collect()
+        # a native object of >= 200 bytes kept per call would be >= 200 * n bytes
+        assert rss() - before < 120 * n + (1 << 20)

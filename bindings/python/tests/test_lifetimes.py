@@ -1,0 +1,163 @@
+"""Lifetimes across threads: an AuthKey or a context closed while another
+thread's call (GIL released) uses it, double close and use after close, and
+argument buffers held for exactly as long as C uses them (a bytearray
+resized by another thread during a call is refused with BufferError)."""
+import os
+import sys
+import sysconfig
+import threading
+import time
+
+import pytest
+
+import tgcrypto_ffi
+from tgcrypto_ffi import cryptg, tgcrypto
+
+FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
+PYPY = sys.implementation.name == "pypy"
+K = os.urandom(32)
+IV32 = os.urandom(32)
+
+
+def message(n):
+    return os.urandom(28) + (n - 32).to_bytes(4, "little") + os.urandom(n - 32)
+
+
+def race_close(call, close, tries=6):
+    """Runs call() in a thread and close() as soon as it started; returns the
+    call's results (one per try; a call that found the object closed gives None)."""
+    results = []
+    for _ in range(tries):
+        started, out = threading.Event(), {}
+
+        def run():
+            started.set()
+            try:
+                out["value"] = call()
+            except ValueError as e:
+                out["value"] = None
+                out["error"] = str(e)
+
+        t = threading.Thread(target=run)
+        t.start()
+        started.wait()
+        time.sleep(0.0005 * len(results))  # land at different points of the call
+        close()
+        t.join()
+        results.append(out)
+    return results
+
+
+def test_auth_key_closed_during_encrypt_and_decrypt_gives_the_right_bytes():
+    secret = os.urandom(256)
+    plain, pad = message(16 << 20), os.urandom(16)
+    reference = tgcrypto_ffi.AuthKey(secret)
+    want = reference.encrypt_message(plain, padding=pad)
+    assert reference.decrypt_message(want, server=True) == plain
+    for direction in ("encrypt", "decrypt"):
+        keys = []
+
+        def call():
+            k = keys[-1]
+            if direction == "encrypt":
+                return k.encrypt_message(plain, padding=pad)
+            return k.decrypt_message(want, server=True)
+
+        def close():
+            keys[-1].close()
+            keys[-1].close()  # twice: idempotent
+
+        results = []
+        for _ in range(4):
+            keys.append(tgcrypto_ffi.AuthKey(secret))
+            results += race_close(call, close, tries=1)
+        for out in results:
+            if out["value"] is None:
+                assert out["error"] == "AuthKey is closed"
+            else:  # a call that started before close() finishes on the intact key
+                assert out["value"] == (want if direction == "encrypt" else plain)
+        assert any(out["value"] is not None for out in results), "close() always won: nothing was tested"
+        for k in keys:
+            assert k.closed
+            with pytest.raises(ValueError, match="^AuthKey is closed$"):
+                k.encrypt_message(plain[:32], padding=pad[:12] + bytes(4))
+
+
+@pytest.mark.parametrize("kind", ["CTR", "IGE", "CBC"])
+def test_context_closed_during_update(kind):
+    data = os.urandom(16 << 20)
+    iv = IV32 if kind == "IGE" else IV32[:16]
+    cls = getattr(tgcrypto_ffi, f"{kind}Context")
+    want = cls(K, iv).update(data)
+    ctxs = []
+
+    def call():
+        return ctxs[-1].update(data)
+
+    results = []
+    for _ in range(4):
+        ctxs.append(cls(K, iv))
+        results += race_close(call, lambda: ctxs[-1].close(), tries=1)
+    for out in results:
+        assert out["value"] == want if out["value"] is not None else out["error"] == f"{kind}Context is closed"
+    for c in ctxs:
+        assert c.closed
+        with pytest.raises(ValueError, match=f"^{kind}Context is closed$"):
+            c.update(data[:16])
+        c.close()  # again: nothing happens
+        with pytest.raises(ValueError, match=f"^{kind}Context is closed$"):
+            with c:
+                pass
+
+
+RESIZE_CALLS = {
+    "ige256_encrypt": lambda b: tgcrypto.ige256_encrypt(b, K, IV32),
+    "cbc256_decrypt": lambda b: tgcrypto.cbc256_decrypt(b, K, bytearray(16)),
+    "ctr256_encrypt": lambda b: tgcrypto.ctr256_encrypt(b, K, bytearray(16), bytearray(1)),
+    "encrypt_ige": lambda b: cryptg.encrypt_ige(b, K, IV32),
+    "sha256": lambda b: tgcrypto_ffi.sha256(b"x", b),
+    "IGEContext.update": lambda b: tgcrypto_ffi.IGEContext(K, IV32).update(b),
+    "encrypt_message": lambda b: tgcrypto_ffi.AuthKey(bytes(256)).encrypt_message(b, padding=bytes(16)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RESIZE_CALLS))
+def test_bytearray_resized_during_a_gil_free_call_is_refused(name):
+    call = RESIZE_CALLS[name]
+    original = bytearray(message(8 << 20))
+    want = call(bytes(original))
+    deadline = time.monotonic() + 10
+    while True:
+        buf = bytearray(original)
+        calling, done, refused, grew = threading.Event(), threading.Event(), [0], [0]
+
+        def resize():
+            # growing by 1 MiB makes realloc move (or unmap) the old block: were it
+            # released too early, the call would read freed memory
+            calling.wait()  # with the GIL, runs once the call released it
+            while not done.is_set():
+                try:
+                    buf.extend(bytes(1 << 20))
+                    del buf[len(original):]
+                    grew[0] += 1
+                except BufferError:
+                    refused[0] += 1
+
+        t = threading.Thread(target=resize)
+        t.start()
+        try:
+            calling.set()
+            got = call(buf)
+        finally:
+            done.set()
+            t.join()
+        if got != want:
+            # only a free-threaded build lets the other thread grow the buffer
+            # before the call exported it; with a GIL it waits for the call
+            assert FREE_THREADED and grew[0] > 0, "the call read a buffer another thread resized"
+        elif refused[0] or (PYPY and grew[0]):
+            # PyPy's cpyext exports a bytearray as a copy: resizing it is allowed, and the
+            # call read the original bytes while the other thread did
+            break
+        assert time.monotonic() < deadline, "the resizing thread never ran during the call"
+    assert buf == original
