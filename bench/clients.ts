@@ -15,7 +15,7 @@
  * timed alternately (stock, native, stock, ...) and the fastest round kept
  * (lib/timing.ts's method; BENCH_QUICK / BENCH_ROUNDS / BENCH_ROUND_MS /
  * BENCH_PASSES as in lib/env.ts). Prints a markdown table with the
- * issue-8 targets and writes clients-<runtime>.json to the results folder (bench/lib/results.ts).
+ * client targets and writes clients-<runtime>.json to the results folder (bench/lib/results.ts).
  */
 
 import { Buffer } from "node:buffer";
@@ -182,7 +182,7 @@ async function mtcutePairs(): Promise<Pair[]> {
 }
 
 /* ------------------------------------------------------------------------ */
-/* Targets (issue 8) and report                                             */
+/* Targets and report                                                       */
 
 interface Target {
   client: string;
@@ -200,7 +200,7 @@ const TARGETS: Target[] = [
   { client: "GramJS", what: "obfuscated CTR 16 KiB", ops: ["obfuscated CTR chunk"], size: "16 KiB", min: 10 },
   { client: "mtcute", what: "encrypt+decrypt 64 B", ops: ["AuthKey.encryptMessage", "AuthKey.decryptMessage"], size: "64 B", min: 2, runtimes: ["bun", "deno"] },
   { client: "mtcute", what: "encrypt+decrypt 512 KiB", ops: ["AuthKey.encryptMessage", "AuthKey.decryptMessage"], size: "512 KiB", min: 3.5, runtimes: ["bun", "deno"] },
-  // Issue 13: Node.js through the addon.
+  // Node.js through the addon.
   { client: "GramJS", what: "encrypt+decrypt 64 B", ops: ["encryptMessageData", "decryptMessageData"], size: "64 B", min: 15, runtimes: ["node"] },
   { client: "GramJS", what: "encrypt+decrypt 512 KiB", ops: ["encryptMessageData", "decryptMessageData"], size: "512 KiB", min: 6, runtimes: ["node"] },
   { client: "mtcute", what: "encrypt+decrypt 64 B", ops: ["AuthKey.encryptMessage", "AuthKey.decryptMessage"], size: "64 B", min: 1.5, runtimes: ["node"] },

@@ -2,7 +2,7 @@
  * Node.js only: what the binding costs, and the measurements behind its
  * design (ts/runtime/node.ts, bindings/node/addon.c):
  *
- * - the issue-13 target "binding overhead ≤ 100 ns per call": a 16 B
+ * - the Node.js target "binding overhead ≤ 100 ns per call": a 16 B
  *   `ige256EncryptInto` through the API minus the same C call made from C
  *   (bench/c/call_cost.c, through the shared library, written by
  *   bench/run.sh to c-call.json in the results folder, bench/lib/results.ts);

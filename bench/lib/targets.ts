@@ -106,7 +106,7 @@ export function checkTargets(
   checks.push(
     check(`3-ctr-ctx-16`, "(3) CtrContext.update 16 B ≥ 5x @mtcute/wasm ctr256 on an existing ctx", 5, ours("CtrContext.update", 16), peer("@mtcute/wasm:ctr256", "@mtcute/wasm ctr256(ctx)", 16)),
   );
-  // (13) Node.js through the Node-API addon (issue 13): IGE ≥ 4.5x @mtcute/wasm at 16 KiB (the (1) check) and ≥ 2x at 16 B.
+  // (13) Node.js through the Node-API addon: IGE ≥ 4.5x @mtcute/wasm at 16 KiB (the (1) check) and ≥ 2x at 16 B.
   // The binding-overhead target (≤ 100 ns per call) is printed by bench/node_binding.ts.
   if (runtime === "node") {
     for (const [op, mt] of [["ige256Encrypt", "ige256Encrypt"], ["ige256Decrypt", "ige256Decrypt"]] as const) {

@@ -2,7 +2,7 @@
 process (bench/python/run.sh sets up the venv): IGE encryption at 16 B,
 256 B, 16 KiB and 1 MiB, CTR at 1 B, 16 B, 256 B, 16 KiB and 1 MiB, then
 two threads against one at 1 MiB. Prints ns/call, MB/s (10^6 bytes/s), the
-ratios, every target of issue 15 met or not, and writes
+ratios, every Python target met or not, and writes
 python.json in the results folder ($BENCH_RESULTS_DIR, else .tools/bench-results/).
 
 Method: all implementations are timed round-robin; each sample is a loop
@@ -215,7 +215,7 @@ def main():
     print(f"\n2 threads vs 1 at 1 MiB: IGE {th_ige:.2f}x (1 thread {per} calls in {t1 * 1e3:.1f} ms, "
           f"2 threads 2x{per} in {t2 * 1e3:.1f} ms); CTR {th_ctr:.2f}x; TgCrypto IGE {th_tg:.2f}x")
 
-    # ---- the targets of issue 15
+    # ---- the Python targets
     targets = []
 
     def target(what, value, goal):
@@ -223,7 +223,7 @@ def main():
         targets.append({"target": what, "value": round(value, 3), "goal": goal, "met": met})
         print(f"  {'met    ' if met else 'NOT MET'}  {what}: {value:.2f}x (goal >= {goal}x)")
 
-    print("\ntargets (issue 15):")
+    print("\ntargets (Python):")
     for mode in ("IGE encrypt", "CTR"):
         for size in (16, 256):
             ns = tables[(mode, size)]

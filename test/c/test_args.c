@@ -1,7 +1,7 @@
 /*
  * test_args.c - every NULL pointer argument of the C ABI, and which error
  * wins when several arguments are bad, called by test_main.c once per AES
- * backend (issue 16, items 11 and 12):
+ * backend:
  *
  *   1. each pointer argument of the AES one-shots, the contexts, the hashes,
  *      the message layer, tg_set_backend and tg_factorize_pq set to NULL

@@ -11,7 +11,7 @@
  *   5. properties on random 64-bit numbers: p * q == pq, p prime, and no
  *      prime factor of pq below p;
  *   6. argument checks;
- *   7. the rho search's rarer paths (issue 16, item 12): a batch that
+ *   7. the rho search's rarer paths: a batch that
  *      overshoots and is redone walk by walk, and a pq whose first attempt
  *      fails so that a later one must split it.
  */

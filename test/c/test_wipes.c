@@ -1,5 +1,5 @@
 /*
- * test_wipes.c - the wipes SECURITY.md promises (issue 16, item 6), seen
+ * test_wipes.c - the wipes SECURITY.md promises, seen
  * through the test hooks of csrc/backend.h (compiled in with
  * -DTG_TEST_HOOKS: build.zig sets it for this program only).
  *

@@ -151,7 +151,7 @@ beforeAll(async () => {
 });
 
 describe("nativeCrypto(provider): the provider itself, with native members", () => {
-  test("regression: an override of randomFill on the result is what randomBytes uses (issue 14's example)", () => {
+  test("regression: an override of randomFill on the result is what randomBytes uses", () => {
     const c: Any = nativeCrypto(new NodeCryptoProvider());
     c.randomFill = (b: Uint8Array) => b.fill(0x42);
     expect(c.randomBytes(4)).toEqual(Uint8Array.of(0x42, 0x42, 0x42, 0x42));

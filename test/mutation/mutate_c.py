@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Mutation testing of csrc/ against the C tests (issue 16).
+"""Mutation testing of csrc/ against the C tests.
 
 Makes one small, bug-like change at a time to a temporary copy of the tree
 (never to the working tree), rebuilds the C test program with the pinned

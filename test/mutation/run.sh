@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# npm run mutate: mutation testing (issue 16), outside `npm test`.
+# npm run mutate: mutation testing, outside `npm test`.
 #
 #   bash test/mutation/run.sh            every part
 #   bash test/mutation/run.sh --c-only   csrc/ against the C tests

@@ -5,7 +5,7 @@
 //   node test/vectors/gen_mtproto.mjs --reject > test/vectors/mtproto_reject.txt
 //
 // --reject writes packets that a receiver must reject although only one
-// check can tell (issue 16): see rejectCases() below.
+// check can tell: see rejectCases() below.
 //
 // Deterministic: every byte comes from a seeded SHA-256 counter-mode stream
 // (no Math.random, no clock). scripts/test.sh reruns it and diffs the output

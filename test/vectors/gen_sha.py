@@ -5,7 +5,7 @@ csrc/. Messages are SHAKE-128("tgcrypto sha <len>") truncated to <len> bytes,
 lengths chosen around the 55/56/64-byte padding edges and across several
 blocks. Same format as the CAVP files: "Len" in bits, "Msg", "MD".
 
-Then one long stream per hash (issue 16: the 64-bit message bit length):
+Then one long stream per hash (the 64-bit message bit length):
 "[SHA-256 long]" / "[SHA-1 long]" sections with "Pattern" (hex: 4093 bytes of
 SHAKE-128("tgcrypto sha long")), "Bytes" (the message is the pattern
 repeated and cut to that many bytes: 2^29 + 77, so the bit length is

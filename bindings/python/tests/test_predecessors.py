@@ -1,4 +1,4 @@
-"""The predecessors' defects (issue 15), as regression tests. Each test first
+"""The predecessors' defects, as regression tests. Each test first
 shows the defect in the PyPI original (in a child process where it crashes,
 corrupts the interpreter or hangs), so the check is known to be able to
 fail, then asserts that tgcrypto_ffi does not have it.
