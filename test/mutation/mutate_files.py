@@ -4,7 +4,7 @@
     python3 test/mutation/mutate_files.py --target FILE [FILE...] \\
         --build-cmd "CMD" --test-cmd "CMD" --name NAME \\
         [--equivalent FILE] [--jobs N] [--filter REGEX] [--list] [--timeout S] [--out FILE]
-        [--resume LOG...]
+        [--resume LOG...] [--sanitize-cmd "CMD"]
 
 Example (what `npm run mutate -- --bindings-only` runs):
 
@@ -21,7 +21,9 @@ the test command once there unmutated (both must pass), then for each
 mutant: writes the mutated file into the copy, runs --build-cmd (a failure
 makes the mutant "invalid", not counted), then --test-cmd (a non-zero exit
 or a timeout, --timeout or 5x the unmutated run and at least 30 s: "caught";
-exit 0: "survived"), and puts the file back. Both commands run with
+exit 0: then --sanitize-cmd if given, a build and run under sanitizers
+whose failure also makes it "caught"; else "survived"), and puts the file
+back. Both commands run with
 `bash -c` in the copy's root, with TG_MUTANT_ID set to the mutant's id. The
 working tree is never written, except the results file.
 
@@ -218,6 +220,11 @@ def check(m, tree, args, limit):
             return "caught", "timed out after %d s" % limit
         if rc != 0:
             return "caught", "exit %s: %s" % (rc, last_lines(out))
+        if args.sanitize_cmd:
+            rc, out = shell(args.sanitize_cmd, tree, max(limit, 600), m.id)
+            if rc != 0:
+                return "caught", "sanitizer run: exit %s: %s" % (rc, last_lines(out))
+            return "survived", "tests pass, and under the sanitizers"
         return "survived", "tests pass"
     finally:
         open(path, "w").write(original)
@@ -229,6 +236,7 @@ def render(mutants, args, seconds):
            "commit: %s" % subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE)
            .stdout.decode().strip(),
            "build: %s" % args.build_cmd, "test: %s" % args.test_cmd,
+           "sanitizer run (mutants the tests miss): %s" % (args.sanitize_cmd or "none"),
            "jobs: %d, wall time: %.0f s" % (args.jobs, seconds), "", "## Score", ""]
     for name in sorted(set(m.path for m in mutants)):
         out.append(mutate_c.score_line(name, [m for m in mutants if m.path == name])[0])
@@ -264,6 +272,7 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--timeout", type=float, default=None)
     ap.add_argument("--out", default=None)
+    ap.add_argument("--sanitize-cmd", default=None, help="run on a mutant the tests miss; failing catches it")
     ap.add_argument("--resume", nargs="+", default=[], help="earlier runs' output: their caught mutants are not rerun")
     args = ap.parse_args()
     args.equivalent = os.path.abspath(args.equivalent)
@@ -300,6 +309,11 @@ def main():
             rc, out = shell(args.build_cmd, tree, 1200, "none")
             if rc != 0:
                 raise SystemExit("the unmutated build fails in %s:\n%s" % (tree, out[-3000:]))
+        if args.sanitize_cmd:
+            for tree in trees:
+                rc, out = shell(args.sanitize_cmd, tree, 1800, "none")
+                if rc != 0:
+                    raise SystemExit("the unmutated sanitizer run fails:\n%s" % out[-3000:])
         t = time.time()
         rc, out = shell(args.test_cmd, trees[0], 1200, "none")
         base = time.time() - t

@@ -18,12 +18,23 @@ cd "$(dirname "$0")/../../.."
 cc=${SANITIZE_CC:-clang}
 runtime=$("$cc" -print-file-name=libclang_rt.asan-x86_64.so)
 if [ ! -f "$runtime" ]; then echo "asan.sh: no libclang_rt.asan-x86_64.so for $cc" >&2; exit 1; fi
+# TG_ADDON_ASAN_DIR: where the build goes (default: a new temporary
+# directory). The core's objects are kept there and rebuilt only when a
+# source is newer, so a rebuild after a change to addon.c compiles addon.c.
 out=${TG_ADDON_ASAN_DIR:-$(mktemp -d)}
-mkdir -p "$out"
-"$cc" -std=c11 -O1 -g -fPIC -shared -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer \
-    -shared-libasan -DTG_API= -DTG_ASAN=1 -fvisibility=hidden -Wall -Wextra -Werror \
-    -Icsrc -isystem node_modules/node-api-headers/include csrc/*.c bindings/node/addon.c \
-    -Wl,--unresolved-symbols=ignore-all -o "$out/tgcrypto.node"
+mkdir -p "$out/obj"
+flags=(-std=c11 -O1 -g -fPIC -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+       -DTG_API= -DTG_ASAN=1 -fvisibility=hidden -Wall -Wextra -Werror -Icsrc -isystem node_modules/node-api-headers/include)
+objects=()
+for src in csrc/*.c bindings/node/addon.c; do
+    obj="$out/obj/$(basename "$src" .c).o"
+    if [ ! -f "$obj" ] || [ "$src" -nt "$obj" ] || [ -n "$(find csrc -name '*.h' -newer "$obj" | head -1)" ]; then
+        "$cc" "${flags[@]}" -c "$src" -o "$obj"
+    fi
+    objects+=("$obj")
+done
+"$cc" -shared -fsanitize=address,undefined -shared-libasan "${objects[@]}" -Wl,--unresolved-symbols=ignore-all \
+    -o "$out/tgcrypto.node"
 if [ "${1:-}" = --build ]; then echo "$out/tgcrypto.node"; exit 0; fi
 
 export TGCRYPTO_ADDON="$out/tgcrypto.node" TG_ADDON_ASAN=1
