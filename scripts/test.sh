@@ -72,6 +72,9 @@ else skip "constant-time check (valgrind)"; fi
 if needs_sanitizers; then
     suite "sanitizers: catch planted bugs" bash test/c/sanitize.sh --self-test
     suite "C tests under ASan + UBSan (every backend)" bash test/c/sanitize.sh
+    if [ -x node_modules/node26/bin/node ] && [ "$(uname -sm)" = "Linux x86_64" ]; then
+        step "Node addon tests against an ASan + UBSan addon (bindings/node/test/asan.sh)" bash bindings/node/test/asan.sh
+    fi
 else skip "C tests under ASan + UBSan (clang)"; fi
 if [ "$have_arm" = 1 ]; then # zig cc's own UBSan runtime, run by QEMU
     suite "sanitizers aarch64: catch planted bugs (UBSan)" \
