@@ -147,3 +147,18 @@ describe("MTProto", () => {
     addon.tg_auth_key_free(handle);
   });
 });
+
+describe("PQ", () => {
+  test("the factors of a composite; zeros in both outputs when there are none", () => {
+    // 0x17ed48941a08f981 = 0x494c553b * 0x53911073: the pq of core.telegram.org/mtproto/samples-auth_key.
+    const factors = new Uint8Array(16);
+    expect(addon.tg_factorize_pq(0x17ed48941a08f981n, factors.subarray(0, 8), factors.subarray(8))).toBe(0);
+    const view = new DataView(factors.buffer);
+    expect([view.getBigUint64(0, true), view.getBigUint64(8, true)]).toEqual([0x494c553bn, 0x53911073n]);
+    for (const pq of [0n, 1n, 13n, 0xffffffffffffffc5n]) { // the last: the largest 64-bit prime
+      const p = new Uint8Array(8).fill(0xff), q = new Uint8Array(8).fill(0xff);
+      expect(addon.tg_factorize_pq(pq, p, q), `${pq}`).toBeLessThan(0);
+      expect([...p, ...q].every((b) => b === 0), `${pq}: zeros`).toBe(true);
+    }
+  });
+});
