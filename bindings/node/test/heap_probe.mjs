@@ -35,11 +35,20 @@ const make = {
   key: () => addon.tg_auth_key_new(key),
 };
 
-/** Full collections until the finalizers (run from the event loop after a GC) are done. */
+/**
+ * Full collections until the finalizers (run from the event loop after a
+ * GC) are done: until the bytes in use stop falling (three rounds in a row
+ * within 1 KiB of the lowest), at most 60 rounds.
+ */
 async function collect() {
-  for (let i = 0; i < 6; i++) {
+  let lowest = Infinity, steady = 0;
+  for (let i = 0; i < 60 && steady < 3; i++) {
     globalThis.gc();
     await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    const now = inUse();
+    steady = now > lowest - 1024 ? steady + 1 : 0;
+    lowest = Math.min(lowest, now);
   }
 }
 
@@ -60,9 +69,9 @@ async function measure(kind, freeFirst) {
   return { held: held / count, retained: (inUse() - before) / count };
 }
 
-// Warm-up, every kind and way once: the arrays, the JIT's and Node-API's
+// Warm-up, every kind and way twice: the arrays, the JIT's and Node-API's
 // own allocations (a finalizer queue grown once stays grown).
-for (let pass = 0; pass < 1; pass++) {
+for (let pass = 0; pass < 2; pass++) {
   for (const kind of Object.keys(make)) {
     await measure(kind, false);
     await measure(kind, true);
