@@ -4,7 +4,7 @@
     python3 test/mutation/mutate_files.py --target FILE [FILE...] \\
         --build-cmd "CMD" --test-cmd "CMD" --name NAME \\
         [--equivalent FILE] [--jobs N] [--filter REGEX] [--list] [--timeout S] [--out FILE]
-        [--resume LOG...] [--sanitize-cmd "CMD"]
+        [--resume LOG... [--no-run]] [--sanitize-cmd "CMD"]
 
 Example (what `npm run mutate -- --bindings-only` runs):
 
@@ -41,11 +41,15 @@ target, plus two for glue code:
 Preprocessor lines (function-like macros included) and lines with TG_TEST_
 are not mutated.
 
---resume takes the output (or results file) of earlier runs and does not
-run again a mutant that one of them caught: valid when the tests were only
-added to since (a caught mutant stays caught) and the command is the same;
-a mutant whose line changed has a new id and runs. Its detail says "caught
-in an earlier run (FILE)".
+--resume takes the output (or results files) of earlier runs and reuses
+their verdicts instead of running those mutants again, the later file's
+verdict winning: "caught" and "invalid" from any of them (tests only added
+to since cannot let a caught mutant through, and whether it builds does not
+depend on the tests), "survived" only from the last file that has the
+mutant (so pass the older runs first). A mutant whose line changed has a
+new id and runs. --no-run reports mutants no earlier run decided as "not
+run" instead of running them (a report from partial runs). The detail of a
+reused verdict names its file.
 
 Surviving mutants listed in the --equivalent file (default
 test/mutation/equivalent_bindings.txt; format of equivalent.txt: `<id>
@@ -247,6 +251,9 @@ def render(mutants, args, seconds):
             out.append(mutate_c.score_line(rule, ms)[0])
     out.append("")
     out.append(mutate_c.score_line("overall", mutants)[0])
+    not_run = [m for m in mutants if m.status == "not-run"]
+    if not_run:
+        out.append("not run (--no-run: no earlier run decided them; not in the score): %d" % len(not_run))
     eq = os.path.relpath(args.equivalent, ROOT)
     out += ["", "## Survivors without a reason (add a test, or a line to %s)" % eq, ""]
     out += ["%s [%s] %s" % (m.id, rule_of(m), m.describe()) for m in mutants if m.status == "survived"] or ["none"]
@@ -273,7 +280,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=None)
     ap.add_argument("--out", default=None)
     ap.add_argument("--sanitize-cmd", default=None, help="run on a mutant the tests miss; failing catches it")
-    ap.add_argument("--resume", nargs="+", default=[], help="earlier runs' output: their caught mutants are not rerun")
+    ap.add_argument("--resume", nargs="+", default=[], help="earlier runs' output: their verdicts are reused")
+    ap.add_argument("--no-run", action="store_true", help="with --resume: only report, run nothing")
     args = ap.parse_args()
     args.equivalent = os.path.abspath(args.equivalent)
 
@@ -290,12 +298,27 @@ def main():
     earlier = {}
     for log in args.resume:
         for ln in open(log):
-            m = re.match(r"(?:\[\d+/\d+\]\s+)?caught\s+([0-9a-f]{10})\s", ln)
+            m = re.match(r"(?:\[\d+/\d+\]\s+)?(caught|survived|invalid)\s+([0-9a-f]{10})\s.*\((.*)\)\s*$", ln)
             if m:
-                earlier[m.group(1)] = log
+                earlier[m.group(2)] = (m.group(1), log, m.group(3))
     for m in mutants:
         if m.id in earlier:
-            m.status, m.detail = "caught", "caught in an earlier run (%s)" % os.path.basename(earlier[m.id])
+            status, log, detail = earlier[m.id]
+            m.status, m.detail = status, "%s; in an earlier run (%s)" % (detail[:160], os.path.basename(log))
+        elif args.no_run:
+            m.status, m.detail = "not-run", "no earlier run decided it"
+    if args.no_run:
+        mutate_c.EQUIVALENT = args.equivalent
+        eq = mutate_c.load_equivalent()
+        for m in mutants:
+            if m.status == "survived" and m.id in eq:
+                m.status, m.detail = eq[m.id]
+        report = render(mutants, args, 0)
+        out = args.out or os.path.join(RESULTS, "%s-%s.txt" % (datetime.date.today().isoformat(), args.name))
+        open(out, "w").write(report)
+        print(report[report.index("## Score"):report.index("## Every mutant")])
+        print("written to %s" % os.path.relpath(out, ROOT))
+        return 1 if any(m.status in ("survived", "not-run") for m in mutants) else 0
     t0 = time.time()
     work = tempfile.mkdtemp(prefix="tg-mutate-files-")
     try:
