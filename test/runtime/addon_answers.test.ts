@@ -148,6 +148,18 @@ describe("MTProto", () => {
   });
 });
 
+describe("MTProto: packets too short to hold a message", () => {
+  test("need no plaintext room: an empty plaintext array is enough, and the packet is rejected with a code", () => {
+    const handle = addon.tg_auth_key_new(bytes(256, 14));
+    const packet = bytes(40, 15);
+    for (const length of [0, 1, 16, 24]) {
+      const code = addon.tg_mtproto_decrypt(handle, 0, new Uint8Array(0), packet, length) as number;
+      expect(code, `packet_len ${length}`).toBeLessThan(0);
+    }
+    addon.tg_auth_key_free(handle);
+  });
+});
+
 describe("PQ", () => {
   test("the factors of a composite; zeros in both outputs when there are none", () => {
     // 0x17ed48941a08f981 = 0x494c553b * 0x53911073: the pq of core.telegram.org/mtproto/samples-auth_key.
