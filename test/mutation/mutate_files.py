@@ -42,14 +42,13 @@ Preprocessor lines (function-like macros included) and lines with TG_TEST_
 are not mutated.
 
 --resume takes the output (or results files) of earlier runs and reuses
-their verdicts instead of running those mutants again, the later file's
-verdict winning: "caught" and "invalid" from any of them (tests only added
-to since cannot let a caught mutant through, and whether it builds does not
-depend on the tests), "survived" only from the last file that has the
-mutant (so pass the older runs first). A mutant whose line changed has a
-new id and runs. --no-run reports mutants no earlier run decided as "not
-run" instead of running them (a report from partial runs). The detail of a
-reused verdict names its file.
+their "caught" and "invalid" verdicts instead of running those mutants
+again (tests only added to since cannot let a caught mutant through, and
+whether it builds does not depend on the tests); a survivor runs again. A
+mutant whose line changed has a new id and runs. With --no-run nothing
+runs: the report is made from the earlier verdicts alone, "survived" ones
+included (the later file winning), and a mutant none of them decided is
+"not run". The detail of a reused verdict names its file.
 
 Surviving mutants listed in the --equivalent file (default
 test/mutation/equivalent_bindings.txt; format of equivalent.txt: `<id>
@@ -306,7 +305,7 @@ def main():
             if m:
                 earlier[m.group(2)] = (m.group(1), log, m.group(3))
     for m in mutants:
-        if m.id in earlier:
+        if m.id in earlier and (args.no_run or earlier[m.id][0] != "survived"):
             status, log, detail = earlier[m.id]
             m.status, m.detail = status, "%s; in an earlier run (%s)" % (detail[:160], os.path.basename(log))
         elif args.no_run:
