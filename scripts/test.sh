@@ -110,6 +110,7 @@ else
 fi
 if [ "$node_lines" != "22 24 26" ]; then why=$node_why; skip "npm packages under Node 22, 24, 26"; fi
 step "C example (zig build examples)" ./scripts/zig build examples
+if [ -x node_modules/node26/bin/node ]; then step "Node example (bindings/node/example.mjs)" ./node_modules/node26/bin/node bindings/node/example.mjs; fi
 if needs pkg-config have_cc_pkgconfig; then step "C example via pkg-config and system cc" example_pkgconfig
 else skip "C example via pkg-config and system cc"; fi
 if needs python3 have python3; then step "Python ctypes example" python3 examples/example.py
