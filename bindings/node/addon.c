@@ -75,6 +75,7 @@ static int get_args(napi_env env, napi_callback_info info, size_t want, args_t *
     size_t argc = want;
     a->env = env;
     a->ok = 1;
+    if (want > MAX_ARGS) return fail_type(a, "tgcrypto.node: internal error: more arguments than argv holds");
     if (napi_get_cb_info(env, info, &argc, a->argv, NULL, NULL) != napi_ok) return fail_type(a, "tgcrypto.node: bad call");
     return 1;
 }

@@ -144,12 +144,12 @@ describe("finalizers", () => {
     };
     // Held: the context (a key schedule, or the 256-byte key and its derived state) and the box. After
     // collection: nothing; a box alone is a 32-byte malloc chunk, and the measured noise stays under
-    // 3 bytes per handle at this count. A busy machine can add noise once: a second run decides (a leak
-    // shows in every run).
+    // 3 bytes per handle at this count. A busy machine can add noise to a run: up to three runs, the first
+    // within the bounds decides (a leak shows in every run: a box alone is 32 bytes per handle).
     const within = (r: Result) => KINDS.every((kind) => r[kind].heldPerHandle > 256 &&
       Math.abs(r[kind].retainedPerHandle) < 10 && Math.abs(r[kind].retainedAfterFreePerHandle) < 10);
     let result = measure();
-    if (!within(result)) result = measure();
+    for (let attempt = 1; attempt < 3 && !within(result); attempt++) result = measure();
     for (const kind of KINDS) {
       expect(result[kind].heldPerHandle, `${kind} held`).toBeGreaterThan(256);
       expect(Math.abs(result[kind].retainedPerHandle), `${kind} retained when dropped`).toBeLessThan(10);
