@@ -65,7 +65,8 @@ fi
 # build in a copy of the tree, and a mutant they miss again under ASan+UBSan
 # (bindings/node/test/asan.sh); writes test/mutation/results/<date>-bindings-node.txt
 # and fails on a survivor test/mutation/equivalent_bindings.txt does not
-# explain. ~25 min on 2 cores.
+# explain. ~45 min on a shared 2-core machine (ASan runs only for survivors the
+# equivalent file does not explain).
 if [ "$part" = all ] || [ "$part" = bindings ]; then
     echo "== mutation testing: bindings/node/addon.c against the addon tests"
     python3 test/mutation/mutate_files.py --target bindings/node/addon.c --name bindings-node \
