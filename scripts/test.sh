@@ -73,6 +73,9 @@ if needs_sanitizers; then
     suite "sanitizers: catch planted bugs" bash test/c/sanitize.sh --self-test
     suite "C tests under ASan + UBSan (every backend)" bash test/c/sanitize.sh
     suite "test/hostile under Deno, ASan library (planted over-read first)" bash test/hostile/asan.sh
+    if [ -x node_modules/node26/bin/node ] && [ "$(uname -sm)" = "Linux x86_64" ]; then
+        step "Node addon tests against an ASan + UBSan addon (bindings/node/test/asan.sh)" bash bindings/node/test/asan.sh
+    else why="needs node_modules/node26 on Linux x86-64"; skip "Node addon tests against an ASan + UBSan addon"; fi
 else skip "C tests under ASan + UBSan (clang)"; fi
 if [ "$have_arm" = 1 ]; then # zig cc's own UBSan runtime, run by QEMU
     suite "sanitizers aarch64: catch planted bugs (UBSan)" \
@@ -112,6 +115,7 @@ else
 fi
 if [ "$node_lines" != "22 24 26" ]; then why=$node_why; skip "npm packages under Node 22, 24, 26"; fi
 step "C example (zig build examples)" ./scripts/zig build examples
+if [ -x node_modules/node26/bin/node ]; then step "Node example (bindings/node/example.mjs)" ./node_modules/node26/bin/node bindings/node/example.mjs; fi
 if needs pkg-config have_cc_pkgconfig; then step "C example via pkg-config and system cc" example_pkgconfig
 else skip "C example via pkg-config and system cc"; fi
 if needs python3 have python3; then step "Python ctypes example" python3 examples/example.py

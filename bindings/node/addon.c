@@ -75,6 +75,7 @@ static int get_args(napi_env env, napi_callback_info info, size_t want, args_t *
     size_t argc = want;
     a->env = env;
     a->ok = 1;
+    if (want > MAX_ARGS) return fail_type(a, "tgcrypto.node: internal error: more arguments than argv holds");
     if (napi_get_cb_info(env, info, &argc, a->argv, NULL, NULL) != napi_ok) return fail_type(a, "tgcrypto.node: bad call");
     return 1;
 }
@@ -570,44 +571,22 @@ NAPI_MODULE_INIT() {
     if (!tgnode_resolve_napi()) return NULL; /* no N-API in this process: nothing can be called */
 #endif
     static const napi_property_descriptor functions[] = {
-        FN("tg_strerror", js_strerror),
-        FN("tg_version", js_version),
-        FN("tg_init", js_init),
-        FN("tg_backend", js_backend),
-        FN("tg_backend_count", js_backend_count),
-        FN("tg_backend_name", js_backend_name),
-        FN("tg_backend_available", js_backend_available),
-        FN("tg_set_backend", js_set_backend),
-        FN("tg_ige256_encrypt", js_ige256_encrypt),
-        FN("tg_ige256_decrypt", js_ige256_decrypt),
-        FN("tg_ctr256", js_ctr256),
-        FN("tg_cbc256_encrypt", js_cbc256_encrypt),
-        FN("tg_cbc256_decrypt", js_cbc256_decrypt),
-        FN("tg_ctr_new", js_ctr_new),
-        FN("tg_ctr_update", js_ctr_update),
-        FN("tg_ctr_position", js_ctr_position),
-        FN("tg_ctr_free", js_ctr_free),
-        FN("tg_ige_new", js_ige_new),
-        FN("tg_ige_update", js_ige_update),
-        FN("tg_ige_free", js_ige_free),
-        FN("tg_cbc_new", js_cbc_new),
-        FN("tg_cbc_update", js_cbc_update),
-        FN("tg_cbc_free", js_cbc_free),
-        FN("tg_hash_engine", js_hash_engine),
-        FN("tg_sha256", js_sha256),
-        FN("tg_sha256_init", js_sha256_init),
-        FN("tg_sha256_update", js_sha256_update),
-        FN("tg_sha256_final", js_sha256_final),
-        FN("tg_sha1", js_sha1),
-        FN("tg_sha1_init", js_sha1_init),
-        FN("tg_sha1_update", js_sha1_update),
-        FN("tg_sha1_final", js_sha1_final),
-        FN("tg_auth_key_new", js_auth_key_new),
-        FN("tg_auth_key_id", js_auth_key_id),
-        FN("tg_auth_key_free", js_auth_key_free),
-        FN("tg_mtproto_encrypt", js_mtproto_encrypt),
-        FN("tg_mtproto_decrypt", js_mtproto_decrypt),
-        FN("tg_factorize_pq", js_factorize_pq),
+        FN("tg_strerror", js_strerror), FN("tg_version", js_version), FN("tg_init", js_init),
+        FN("tg_backend", js_backend), FN("tg_backend_count", js_backend_count),
+        FN("tg_backend_name", js_backend_name), FN("tg_backend_available", js_backend_available),
+        FN("tg_set_backend", js_set_backend), FN("tg_ige256_encrypt", js_ige256_encrypt),
+        FN("tg_ige256_decrypt", js_ige256_decrypt), FN("tg_ctr256", js_ctr256),
+        FN("tg_cbc256_encrypt", js_cbc256_encrypt), FN("tg_cbc256_decrypt", js_cbc256_decrypt),
+        FN("tg_ctr_new", js_ctr_new), FN("tg_ctr_update", js_ctr_update), FN("tg_ctr_position", js_ctr_position),
+        FN("tg_ctr_free", js_ctr_free), FN("tg_ige_new", js_ige_new), FN("tg_ige_update", js_ige_update),
+        FN("tg_ige_free", js_ige_free), FN("tg_cbc_new", js_cbc_new), FN("tg_cbc_update", js_cbc_update),
+        FN("tg_cbc_free", js_cbc_free), FN("tg_hash_engine", js_hash_engine), FN("tg_sha256", js_sha256),
+        FN("tg_sha256_init", js_sha256_init), FN("tg_sha256_update", js_sha256_update),
+        FN("tg_sha256_final", js_sha256_final), FN("tg_sha1", js_sha1), FN("tg_sha1_init", js_sha1_init),
+        FN("tg_sha1_update", js_sha1_update), FN("tg_sha1_final", js_sha1_final),
+        FN("tg_auth_key_new", js_auth_key_new), FN("tg_auth_key_id", js_auth_key_id),
+        FN("tg_auth_key_free", js_auth_key_free), FN("tg_mtproto_encrypt", js_mtproto_encrypt),
+        FN("tg_mtproto_decrypt", js_mtproto_decrypt), FN("tg_factorize_pq", js_factorize_pq),
     };
     if (napi_define_properties(env, exports, sizeof functions / sizeof functions[0], functions) != napi_ok) return NULL;
     return exports;

@@ -4,7 +4,7 @@
     python3 test/mutation/mutate_files.py --target FILE [FILE...] \\
         --build-cmd "CMD" --test-cmd "CMD" --name NAME \\
         [--equivalent FILE] [--jobs N] [--filter REGEX] [--list] [--timeout S] [--out FILE]
-        [--resume LOG...]
+        [--resume LOG... [--no-run]] [--sanitize-cmd "CMD"]
 
 Example (what `npm run mutate -- --bindings-only` runs):
 
@@ -21,7 +21,9 @@ the test command once there unmutated (both must pass), then for each
 mutant: writes the mutated file into the copy, runs --build-cmd (a failure
 makes the mutant "invalid", not counted), then --test-cmd (a non-zero exit
 or a timeout, --timeout or 5x the unmutated run and at least 30 s: "caught";
-exit 0: "survived"), and puts the file back. Both commands run with
+exit 0: then --sanitize-cmd if given, a build and run under sanitizers
+whose failure also makes it "caught", except for a mutant the --equivalent
+file already explains; else "survived"), and puts the file back. Both commands run with
 `bash -c` in the copy's root, with TG_MUTANT_ID set to the mutant's id. The
 working tree is never written, except the results file.
 
@@ -39,11 +41,14 @@ target, plus two for glue code:
 Preprocessor lines (function-like macros included) and lines with TG_TEST_
 are not mutated.
 
---resume takes the output (or results file) of earlier runs and does not
-run again a mutant that one of them caught: valid when the tests were only
-added to since (a caught mutant stays caught) and the command is the same;
-a mutant whose line changed has a new id and runs. Its detail says "caught
-in an earlier run (FILE)".
+--resume takes the output (or results files) of earlier runs and reuses
+their "caught" and "invalid" verdicts instead of running those mutants
+again (tests only added to since cannot let a caught mutant through, and
+whether it builds does not depend on the tests); a survivor runs again. A
+mutant whose line changed has a new id and runs. With --no-run nothing
+runs: the report is made from the earlier verdicts alone, "survived" ones
+included (the later file winning), and a mutant none of them decided is
+"not run". The detail of a reused verdict names its file.
 
 Surviving mutants listed in the --equivalent file (default
 test/mutation/equivalent_bindings.txt; format of equivalent.txt: `<id>
@@ -218,6 +223,13 @@ def check(m, tree, args, limit):
             return "caught", "timed out after %d s" % limit
         if rc != 0:
             return "caught", "exit %s: %s" % (rc, last_lines(out))
+        if args.sanitize_cmd and m.id in args.listed:
+            return "survived", "tests pass (no sanitizer run: the equivalent file gives its reason)"
+        if args.sanitize_cmd:
+            rc, out = shell(args.sanitize_cmd, tree, max(limit, 600), m.id)
+            if rc != 0:
+                return "caught", "sanitizer run: exit %s: %s" % (rc, last_lines(out))
+            return "survived", "tests pass, and under the sanitizers"
         return "survived", "tests pass"
     finally:
         open(path, "w").write(original)
@@ -229,6 +241,7 @@ def render(mutants, args, seconds):
            "commit: %s" % subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE)
            .stdout.decode().strip(),
            "build: %s" % args.build_cmd, "test: %s" % args.test_cmd,
+           "sanitizer run (mutants the tests miss): %s" % (args.sanitize_cmd or "none"),
            "jobs: %d, wall time: %.0f s" % (args.jobs, seconds), "", "## Score", ""]
     for name in sorted(set(m.path for m in mutants)):
         out.append(mutate_c.score_line(name, [m for m in mutants if m.path == name])[0])
@@ -239,6 +252,9 @@ def render(mutants, args, seconds):
             out.append(mutate_c.score_line(rule, ms)[0])
     out.append("")
     out.append(mutate_c.score_line("overall", mutants)[0])
+    not_run = [m for m in mutants if m.status == "not-run"]
+    if not_run:
+        out.append("not run (--no-run: no earlier run decided them; not in the score): %d" % len(not_run))
     eq = os.path.relpath(args.equivalent, ROOT)
     out += ["", "## Survivors without a reason (add a test, or a line to %s)" % eq, ""]
     out += ["%s [%s] %s" % (m.id, rule_of(m), m.describe()) for m in mutants if m.status == "survived"] or ["none"]
@@ -264,9 +280,13 @@ def main():
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--timeout", type=float, default=None)
     ap.add_argument("--out", default=None)
-    ap.add_argument("--resume", nargs="+", default=[], help="earlier runs' output: their caught mutants are not rerun")
+    ap.add_argument("--sanitize-cmd", default=None, help="run on a mutant the tests miss; failing catches it")
+    ap.add_argument("--resume", nargs="+", default=[], help="earlier runs' output: their verdicts are reused")
+    ap.add_argument("--no-run", action="store_true", help="with --resume: only report, run nothing")
     args = ap.parse_args()
     args.equivalent = os.path.abspath(args.equivalent)
+    mutate_c.EQUIVALENT = args.equivalent
+    args.listed = set(mutate_c.load_equivalent())
 
     mutants = all_mutants(args.target)
     if args.filter:
@@ -281,12 +301,27 @@ def main():
     earlier = {}
     for log in args.resume:
         for ln in open(log):
-            m = re.match(r"(?:\[\d+/\d+\]\s+)?caught\s+([0-9a-f]{10})\s", ln)
+            m = re.match(r"(?:\[\d+/\d+\]\s+)?(caught|survived|invalid)\s+([0-9a-f]{10})\s.*\((.*)\)\s*$", ln)
             if m:
-                earlier[m.group(1)] = log
+                earlier[m.group(2)] = (m.group(1), log, m.group(3))
     for m in mutants:
-        if m.id in earlier:
-            m.status, m.detail = "caught", "caught in an earlier run (%s)" % os.path.basename(earlier[m.id])
+        if m.id in earlier and (args.no_run or earlier[m.id][0] != "survived"):
+            status, log, detail = earlier[m.id]
+            m.status, m.detail = status, "%s; in an earlier run (%s)" % (detail[:160], os.path.basename(log))
+        elif args.no_run:
+            m.status, m.detail = "not-run", "no earlier run decided it"
+    if args.no_run:
+        mutate_c.EQUIVALENT = args.equivalent
+        eq = mutate_c.load_equivalent()
+        for m in mutants:
+            if m.status == "survived" and m.id in eq:
+                m.status, m.detail = eq[m.id]
+        report = render(mutants, args, 0)
+        out = args.out or os.path.join(RESULTS, "%s-%s.txt" % (datetime.date.today().isoformat(), args.name))
+        open(out, "w").write(report)
+        print(report[report.index("## Score"):report.index("## Every mutant")])
+        print("written to %s" % os.path.relpath(out, ROOT))
+        return 1 if any(m.status in ("survived", "not-run") for m in mutants) else 0
     t0 = time.time()
     work = tempfile.mkdtemp(prefix="tg-mutate-files-")
     try:
@@ -300,6 +335,11 @@ def main():
             rc, out = shell(args.build_cmd, tree, 1200, "none")
             if rc != 0:
                 raise SystemExit("the unmutated build fails in %s:\n%s" % (tree, out[-3000:]))
+        if args.sanitize_cmd:
+            for tree in trees:
+                rc, out = shell(args.sanitize_cmd, tree, 1800, "none")
+                if rc != 0:
+                    raise SystemExit("the unmutated sanitizer run fails:\n%s" % out[-3000:])
         t = time.time()
         rc, out = shell(args.test_cmd, trees[0], 1200, "none")
         base = time.time() - t

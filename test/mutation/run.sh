@@ -62,14 +62,17 @@ if [ "$part" = all ] || [ "$part" = ts ]; then
 fi
 # Bindings part: bindings/node/addon.c against the addon's vitest files
 # (test/runtime/addon*.test.ts) under Node 26, each mutant built with zig
-# build in a copy of the tree; writes test/mutation/results/<date>-bindings-node.txt
+# build in a copy of the tree, and a mutant they miss again under ASan+UBSan
+# (bindings/node/test/asan.sh); writes test/mutation/results/<date>-bindings-node.txt
 # and fails on a survivor test/mutation/equivalent_bindings.txt does not
-# explain. ~25 min on 2 cores.
+# explain. ~45 min on a shared 2-core machine (ASan runs only for survivors the
+# equivalent file does not explain).
 if [ "$part" = all ] || [ "$part" = bindings ]; then
     echo "== mutation testing: bindings/node/addon.c against the addon tests"
     python3 test/mutation/mutate_files.py --target bindings/node/addon.c --name bindings-node \
         --build-cmd "./scripts/zig build" \
-        --test-cmd "./node_modules/node26/bin/node ./node_modules/vitest/vitest.mjs run test/runtime/addon" \
+        --test-cmd "./node_modules/node26/bin/node ./node_modules/vitest/vitest.mjs run --bail=1 test/runtime/addon" \
+        --sanitize-cmd "TG_ADDON_ASAN_DIR=\$PWD/.asan-build bash bindings/node/test/asan.sh" \
         ${args[@]+"${args[@]}"} || status=1
 fi
 exit $status

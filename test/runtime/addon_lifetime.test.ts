@@ -130,20 +130,30 @@ describe("nothing can free a context while C uses it", () => {
 
 // glibc's mallinfo2 through node:ffi (Node 26.1+), called the x86-64 way: see heap_probe.mjs.
 const [major = 0, minor = 0] = process.versions.node.split(".").map(Number);
-const canProbe = runtime === "node" && platform() === "linux" && arch() === "x64" && (major > 26 || (major === 26 && minor >= 1));
+const canProbe = process.env.TG_ADDON_ASAN !== "1" && runtime === "node" && platform() === "linux" && arch() === "x64" && (major > 26 || (major === 26 && minor >= 1));
 
 describe("finalizers", () => {
-  test.runIf(canProbe)("a handle never freed gives back all its C memory when collected (bytes per handle)", () => {
+  test.runIf(canProbe)("a handle gives back all its C memory when collected, freed or not (bytes per handle)", () => {
     const probe = fileURLToPath(new URL("../../bindings/node/test/heap_probe.mjs", import.meta.url));
-    const run = spawnSync(process.execPath, ["--expose-gc", "--no-warnings", probe, addonPath, "20000"],
-      { encoding: "utf8", timeout: 120_000 });
-    expect(run.status, run.stderr).toBe(0);
-    const result = JSON.parse(run.stdout) as Record<Kind, { heldPerHandle: number; retainedPerHandle: number }>;
+    type Result = Record<Kind, Record<"heldPerHandle" | "retainedPerHandle" | "retainedAfterFreePerHandle", number>>;
+    const measure = (): Result => {
+      const run = spawnSync(process.execPath, ["--expose-gc", "--no-warnings", probe, addonPath, "16000"],
+        { encoding: "utf8", timeout: 120_000 });
+      expect(run.status, run.stderr).toBe(0);
+      return JSON.parse(run.stdout) as Result;
+    };
+    // Held: the context (a key schedule, or the 256-byte key and its derived state) and the box. After
+    // collection: nothing; a box alone is a 32-byte malloc chunk, and the measured noise stays under
+    // 3 bytes per handle at this count. A busy machine can add noise to a run: up to three runs, the first
+    // within the bounds decides (a leak shows in every run: a box alone is 32 bytes per handle).
+    const within = (r: Result) => KINDS.every((kind) => r[kind].heldPerHandle > 256 &&
+      Math.abs(r[kind].retainedPerHandle) < 10 && Math.abs(r[kind].retainedAfterFreePerHandle) < 10);
+    let result = measure();
+    for (let attempt = 1; attempt < 3 && !within(result); attempt++) result = measure();
     for (const kind of KINDS) {
-      // Held: the context (a key schedule or the 256-byte key and its derived state) and the box.
       expect(result[kind].heldPerHandle, `${kind} held`).toBeGreaterThan(256);
-      // After collection: nothing. A box alone is a 32-byte malloc chunk; measured noise is under 1 byte.
-      expect(result[kind].retainedPerHandle, `${kind} retained`).toBeLessThan(8);
+      expect(Math.abs(result[kind].retainedPerHandle), `${kind} retained when dropped`).toBeLessThan(10);
+      expect(Math.abs(result[kind].retainedAfterFreePerHandle), `${kind} retained when freed, then dropped`).toBeLessThan(10);
     }
   });
 });
