@@ -53,6 +53,11 @@ export const ON_HEAP_MAX_BYTES = 64;
 /** From this size on, outputs skip the zero-fill of `new Uint8Array`. */
 const UNINITIALIZED_OUTPUT_MIN_BYTES = 4096;
 
+// Captured at load: the outputs C writes are made by these, whatever a caller
+// later assigns to globalThis.Uint8Array or Buffer.allocUnsafeSlow.
+const IntrinsicUint8Array = Uint8Array;
+const allocUnsafeSlow = Buffer.allocUnsafeSlow;
+
 // An explicit ArrayBuffer is always off-heap; one view per length, made once.
 const scratch = new Uint8Array(new ArrayBuffer(ON_HEAP_MAX_BYTES));
 const scratchViews: Uint8Array<ArrayBuffer>[] = [];
@@ -63,8 +68,8 @@ const scratchWords = new Float64Array(scratch.buffer);
 /** {@link Native.allocateOutput} for Node.js. */
 function allocateOutput(length: number): Uint8Array<ArrayBuffer> {
   if (length <= ON_HEAP_MAX_BYTES) return scratchViews[length]!;
-  if (length < UNINITIALIZED_OUTPUT_MIN_BYTES) return new Uint8Array(length);
-  return new Uint8Array(Buffer.allocUnsafeSlow(length).buffer as ArrayBuffer, 0, length);
+  if (length < UNINITIALIZED_OUTPUT_MIN_BYTES) return new IntrinsicUint8Array(length);
+  return new IntrinsicUint8Array(allocUnsafeSlow(length).buffer as ArrayBuffer, 0, length);
 }
 
 /**
@@ -75,7 +80,7 @@ function allocateOutput(length: number): Uint8Array<ArrayBuffer> {
 function finishOutput(out: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
   const length = out.length;
   if (length > ON_HEAP_MAX_BYTES || out !== scratchViews[length]) return out;
-  const copy = new Uint8Array(out);
+  const copy = new IntrinsicUint8Array(out);
   for (let i = 0, words = (length + 7) >> 3; i < words; i++) scratchWords[i] = 0;
   return copy;
 }
