@@ -142,3 +142,22 @@ def test_native_memory_flat():
         gc.collect()
         # a native object of >= 64 bytes kept per call would be >= 64 * n bytes
         assert native_bytes() - before < 32 * n + (256 << 10)
+
+
+def test_each_object_gives_back_its_reference_to_its_type():
+    # a heap type is referenced by each of its instances; dealloc must drop it
+    makers = {
+        tgcrypto_ffi.CTRContext: lambda: tgcrypto_ffi.CTRContext(K, IV16),
+        tgcrypto_ffi.IGEContext: lambda: tgcrypto_ffi.IGEContext(K, IV32),
+        tgcrypto_ffi.CBCContext: lambda: tgcrypto_ffi.CBCContext(K, IV16, True),
+        tgcrypto_ffi.AuthKey: lambda: tgcrypto_ffi.AuthKey(bytes(256)),
+    }
+    for cls, make in makers.items():
+        make()
+        gc.collect()
+        before = sys.getrefcount(cls)
+        for _ in range(200):
+            obj = make()
+            del obj
+        gc.collect()
+        assert sys.getrefcount(cls) == before, cls.__name__
