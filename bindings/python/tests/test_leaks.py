@@ -92,6 +92,7 @@ def test_python_memory_flat_over_a_million_calls():
         (lambda: cryptg.encrypt_ige(b"x" * 20, K, IV32), cases(2 * 10**5)),  # 12 bytes of os.urandom padding
         (lambda: tgcrypto_ffi.sha256(data16, data16), cases(2 * 10**5)),
         (lambda: tgcrypto_ffi.CTRContext(K, IV16).update(data16), cases(2 * 10**5)),
+        (lambda: tgcrypto_ffi.AuthKey(K * 8), cases(10**5)),
     ]:
         assert block_growth(call, n) < 1000  # one leaked object per call would be n (light: 10**6 // 7)
     # the padding pool draws os.urandom(4096) every 128 messages: a larger block than the above counts
@@ -161,3 +162,39 @@ def test_each_object_gives_back_its_reference_to_its_type():
             del obj
         gc.collect()
         assert sys.getrefcount(cls) == before, cls.__name__
+
+
+def test_close_frees_the_key_at_once():
+    # close() gives the native key back while the AuthKey object lives on
+    keys = [tgcrypto_ffi.AuthKey(os.urandom(256)) for _ in range(2000)]
+    gc.collect()
+    before = native_bytes()
+    for k in keys:
+        k.close()
+    assert before - native_bytes() >= 2000 * 256  # each native key is >= 264 bytes
+
+
+def test_key_closed_during_a_call_is_freed_by_that_call():
+    import threading
+
+    secret = os.urandom(256)
+    plain = os.urandom(28) + ((64 << 10) - 32).to_bytes(4, "little") + os.urandom((64 << 10) - 32)
+    pad = bytes(16)
+    tgcrypto_ffi.AuthKey(secret).encrypt_message(plain, padding=pad)  # warm up
+    gc.collect()
+    keys = []
+    before = native_bytes()
+    for _ in range(200):
+        k = tgcrypto_ffi.AuthKey(secret)
+        keys.append(k)  # kept alive: only close() or the last call may free the native key
+        started = threading.Event()
+        t = threading.Thread(target=lambda: (started.set(), k.encrypt_message(plain, padding=pad)))
+        t.start()
+        started.wait()  # the GIL comes back here once the call runs without it
+        k.close()
+        t.join()
+    gc.collect()
+    # every native key is back, whether close() or the running call freed it
+    # (one kept per call that close() landed in would be >= 264 bytes each)
+    assert native_bytes() - before < 16 << 10
+    assert all(k.closed for k in keys)
