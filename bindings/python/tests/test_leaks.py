@@ -93,6 +93,8 @@ def test_python_memory_flat_over_a_million_calls():
         (lambda: tgcrypto_ffi.sha256(data16, data16), cases(2 * 10**5)),
         (lambda: tgcrypto_ffi.CTRContext(K, IV16).update(data16), cases(2 * 10**5)),
         (lambda: tgcrypto_ffi.AuthKey(K * 8), cases(10**5)),
+        (lambda: key.encrypt_message([plain[:16], plain[16:]], padding=bytes(12)), cases(10**5)),  # list -> tuple
+        (lambda: key.encrypt_message((plain[:16], plain[16:24], plain[24:]), padding=bytes(12)), cases(10**5)),
     ]:
         assert block_growth(call, n) < 1000  # one leaked object per call would be n (light: 10**6 // 7)
     # the padding pool draws os.urandom(4096) every 128 messages: a larger block than the above counts
@@ -124,6 +126,7 @@ def test_native_memory_flat():
     plain = os.urandom(28) + (996).to_bytes(4, "little") + os.urandom(996)
     key = tgcrypto_ffi.AuthKey(secret)
     parts = [plain[:10], plain[10:40], plain[40:]]  # more than two parts: joined in a temporary
+    packet = key.encrypt_message(plain, padding=bytes(12))
     calls = [
         lambda: tgcrypto_ffi.CTRContext(K, IV16).update(b"x"),
         lambda: tgcrypto_ffi.IGEContext(K, IV32).close(),
@@ -131,6 +134,7 @@ def test_native_memory_flat():
         lambda: tgcrypto_ffi.AuthKey(secret),
         lambda: key.encrypt_message(parts, padding=bytes(12)),
         lambda: cryptg.encrypt_ige(plain[:1000], K, IV32),  # padded in a temporary
+        lambda: key.decrypt_message(packet, server=True),  # the plaintext's temporary
     ]
     n = cases(100000)
     for call in calls:
@@ -167,6 +171,8 @@ def test_each_object_gives_back_its_reference_to_its_type():
 def test_close_frees_the_key_at_once():
     # close() gives the native key back while the AuthKey object lives on
     keys = [tgcrypto_ffi.AuthKey(os.urandom(256)) for _ in range(2000)]
+    for k in keys:  # each used once first: a call must give its use of the key back
+        k.encrypt_message(bytes(36), padding=bytes(12))
     gc.collect()
     before = native_bytes()
     for k in keys:
