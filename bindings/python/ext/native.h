@@ -12,7 +12,8 @@
  *     3.11 is the first version whose limited API has Py_buffer and
  *     PyObject_GetBuffer, which everything here needs (bytes, bytearray and
  *     memoryview arguments, and writing the CTR/CBC state back in place);
- *   - without it, for CPython 3.9 and 3.10 (version-specific wheels).
+ *   - without it, for CPython 3.9 and 3.10 and the free-threaded builds
+ *     (3.13t, 3.14t), which have no stable ABI (version-specific wheels).
  *
  * Rules kept everywhere:
  *   - every check runs before anything is written; a rejected call changes

@@ -15,7 +15,9 @@ ver=$("$py" -c 'import sys, sysconfig; print("%d.%d%s" % (sys.version_info[:2] +
 venv=$repo/.tools/python-quick/venv-$ver
 if [ ! -x "$venv/bin/pytest" ]; then
     "$py" -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check pytest==8.3.4 TgCrypto==1.2.5 cryptg==0.6.0
+    cryptg=cryptg==0.6.0  # 0.6.0 needs 3.11+ (run.sh pins the same)
+    "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' || cryptg=cryptg==0.5.2
+    "$venv/bin/pip" install --quiet --disable-pip-version-check pytest==8.3.4 TgCrypto==1.2.5 "$cryptg"
 fi
 out=$(realpath -m "${QUICK_OUT:-$repo/.tools/python-quick/pkg}")
 "$venv/bin/python" "$here/quick_build.py" "$out" >/dev/null

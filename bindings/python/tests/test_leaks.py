@@ -3,6 +3,7 @@ count comes back), Python memory (tracemalloc) stays flat over 10**6 calls,
 including those that draw os.urandom, and native memory (RSS) stays flat
 while contexts, AuthKeys and the temporary buffers of padded or joined
 inputs are made and dropped."""
+import ctypes
 import gc
 import os
 import sys
@@ -91,23 +92,41 @@ def test_python_memory_flat_over_a_million_calls():
         (lambda: cryptg.encrypt_ige(b"x" * 20, K, IV32), cases(2 * 10**5)),  # 12 bytes of os.urandom padding
         (lambda: tgcrypto_ffi.sha256(data16, data16), cases(2 * 10**5)),
         (lambda: tgcrypto_ffi.CTRContext(K, IV16).update(data16), cases(2 * 10**5)),
+        (lambda: tgcrypto_ffi.AuthKey(K * 8), cases(10**5)),
+        (lambda: key.encrypt_message([plain[:16], plain[16:]], padding=bytes(12)), cases(10**5)),  # list -> tuple
+        (lambda: key.encrypt_message((plain[:16], plain[16:24], plain[24:]), padding=bytes(12)), cases(10**5)),
     ]:
         assert block_growth(call, n) < 1000  # one leaked object per call would be n (light: 10**6 // 7)
     # the padding pool draws os.urandom(4096) every 128 messages: a larger block than the above counts
     assert traced_growth(lambda: key.encrypt_message(plain), 128 * cases(400)) < 64 * 1024
 
 
-def rss():
-    with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+class MallInfo2(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in
+                ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+                 "keepcost")]
 
 
-@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="RSS from /proc (Linux)")
+def native_bytes():
+    """Bytes the C heap has handed out and not taken back: glibc's mallinfo2()
+    (exact, as the C code's malloc/free see it), else the RSS from /proc."""
+    try:
+        libc = ctypes.CDLL(None)
+        libc.mallinfo2.restype = MallInfo2
+    except (OSError, AttributeError):
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    info = libc.mallinfo2()
+    return info.uordblks + info.hblkhd
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/statm"), reason="glibc mallinfo2 or /proc (Linux)")
 def test_native_memory_flat():
     secret = os.urandom(256)
     plain = os.urandom(28) + (996).to_bytes(4, "little") + os.urandom(996)
     key = tgcrypto_ffi.AuthKey(secret)
     parts = [plain[:10], plain[10:40], plain[40:]]  # more than two parts: joined in a temporary
+    packet = key.encrypt_message(plain, padding=bytes(12))
     calls = [
         lambda: tgcrypto_ffi.CTRContext(K, IV16).update(b"x"),
         lambda: tgcrypto_ffi.IGEContext(K, IV32).close(),
@@ -115,15 +134,73 @@ def test_native_memory_flat():
         lambda: tgcrypto_ffi.AuthKey(secret),
         lambda: key.encrypt_message(parts, padding=bytes(12)),
         lambda: cryptg.encrypt_ige(plain[:1000], K, IV32),  # padded in a temporary
+        lambda: key.decrypt_message(packet, server=True),  # the plaintext's temporary
     ]
     n = cases(100000)
     for call in calls:
         for _ in range(n // 5):
             call()
         gc.collect()
-        before = rss()
+        before = native_bytes()
         for _ in range(n):
             call()
         gc.collect()
-        # a native object of >= 200 bytes kept per call would be >= 200 * n bytes
-        assert rss() - before < 120 * n + (1 << 20)
+        # any malloc kept per call (glibc's smallest chunk is 32 bytes) would be >= 32 * n
+        assert native_bytes() - before < 8 * n + (64 << 10)
+
+
+def test_each_object_gives_back_its_reference_to_its_type():
+    # a heap type is referenced by each of its instances; dealloc must drop it
+    makers = {
+        tgcrypto_ffi.CTRContext: lambda: tgcrypto_ffi.CTRContext(K, IV16),
+        tgcrypto_ffi.IGEContext: lambda: tgcrypto_ffi.IGEContext(K, IV32),
+        tgcrypto_ffi.CBCContext: lambda: tgcrypto_ffi.CBCContext(K, IV16, True),
+        tgcrypto_ffi.AuthKey: lambda: tgcrypto_ffi.AuthKey(bytes(256)),
+    }
+    for cls, make in makers.items():
+        make()
+        gc.collect()
+        before = sys.getrefcount(cls)
+        for _ in range(200):
+            obj = make()
+            del obj
+        gc.collect()
+        assert sys.getrefcount(cls) == before, cls.__name__
+
+
+def test_close_frees_the_key_at_once():
+    # close() gives the native key back while the AuthKey object lives on
+    keys = [tgcrypto_ffi.AuthKey(os.urandom(256)) for _ in range(2000)]
+    for k in keys:  # each used once first: a call must give its use of the key back
+        k.encrypt_message(bytes(36), padding=bytes(12))
+    gc.collect()
+    before = native_bytes()
+    for k in keys:
+        k.close()
+    assert before - native_bytes() >= 2000 * 256  # each native key is >= 264 bytes
+
+
+def test_key_closed_during_a_call_is_freed_by_that_call():
+    import threading
+
+    secret = os.urandom(256)
+    plain = os.urandom(28) + ((64 << 10) - 32).to_bytes(4, "little") + os.urandom((64 << 10) - 32)
+    pad = bytes(16)
+    tgcrypto_ffi.AuthKey(secret).encrypt_message(plain, padding=pad)  # warm up
+    gc.collect()
+    keys = []
+    before = native_bytes()
+    for _ in range(200):
+        k = tgcrypto_ffi.AuthKey(secret)
+        keys.append(k)  # kept alive: only close() or the last call may free the native key
+        started = threading.Event()
+        t = threading.Thread(target=lambda: (started.set(), k.encrypt_message(plain, padding=pad)))
+        t.start()
+        started.wait()  # the GIL comes back here once the call runs without it
+        k.close()
+        t.join()
+    gc.collect()
+    # every native key is back, whether close() or the running call freed it
+    # (one kept per call that close() landed in would be >= 264 bytes each)
+    assert native_bytes() - before < 16 << 10
+    assert all(k.closed for k in keys)

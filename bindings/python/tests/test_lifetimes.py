@@ -81,6 +81,9 @@ def test_auth_key_closed_during_encrypt_and_decrypt_gives_the_right_bytes():
             assert k.closed
             with pytest.raises(ValueError, match="^AuthKey is closed$"):
                 k.encrypt_message(plain[:32], padding=pad[:12] + bytes(4))
+            with pytest.raises(ValueError, match="^AuthKey is closed$"):
+                with k:
+                    pass
 
 
 @pytest.mark.parametrize("kind", ["CTR", "IGE", "CBC"])
