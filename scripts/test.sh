@@ -138,7 +138,7 @@ for backend in $backends; do
     vitest deno "$backend"
     if [[ " $node_lines " == *" 26 "* ]]; then vitest node26 "$backend"; fi
 done
-# Node's lowest supported line on the best backend and soft, 24 on the best (time budget; README "Tests").
+# Node's lowest supported line on the best backend and soft, 24 on the best (time budget; docs/testing.md).
 best=${backends%% *}
 if [[ " $node_lines " == *" 22 "* ]]; then
     vitest node22 "$best"

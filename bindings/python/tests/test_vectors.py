@@ -25,7 +25,7 @@ def test_vector_files_are_all_read():
     # every case of every file reaches the tests: one "key =" line per AES case
     assert len(AES) == sum(_count(n, "key =") for n in ("fips197.txt", "sp800_38a.txt", "generated.txt"))
     assert len(ECB) == 1 and len(IGE) > 20 and len(CTR) > 60 and len(CBC) > 10
-    assert len(MT) == 58 == _count("mtproto.txt", "packet =")  # README: 58 cases
+    assert len(MT) == 58 == _count("mtproto.txt", "packet =")  # test/vectors/mtproto.txt: 58 cases
     assert len(sha_cases("sha_cavp.txt")) == 27 == _count("sha_cavp.txt", "MD =")
     assert len(sha_cases("sha_generated.txt")) == _count("sha_generated.txt", "MD =")
 
