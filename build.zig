@@ -83,7 +83,7 @@ pub fn build(b: *std.Build) void {
         .name = "tgcrypto-test",
         .root_module = coreModule(b, target, optimize, portable, true),
     });
-    tests.root_module.addCSourceFiles(.{ .files = &.{ "test/c/test_main.c", "test/c/test_sha.c", "test/c/test_mtproto.c", "test/c/test_factorize.c", "test/c/test_args.c", "test/c/test_wipes.c" }, .flags = &c_flags });
+    tests.root_module.addCSourceFiles(.{ .files = &.{ "test/c/test_main.c", "test/c/test_sha.c", "test/c/test_mtproto.c", "test/c/test_factorize.c", "test/c/test_args.c", "test/c/test_wipes.c", "test/c/test_dispatch.c" }, .flags = &c_flags });
     const run_tests = b.addRunArtifact(tests);
     run_tests.addDirectoryArg(b.path("test/vectors"));
     run_tests.has_side_effects = true;

@@ -52,6 +52,9 @@ void sha_tests(const char *vectors_dir);                         /* test_sha.c: 
 void test_mtproto(const char *vectors_dir, const char *backend); /* test_mtproto.c: the backend in use */
 void test_factorize(const char *vectors_dir);                    /* test_factorize.c */
 void test_arguments(const char *backend);                        /* test_args.c: NULL pointers, error order */
+void test_argument_codes(void);                                  /* test_args.c: lengths, overlaps, zero lengths */
+void test_backend_choice(const char *default_backend);           /* test_dispatch.c: default, names, hidden CPU features */
+void test_init_error(int err);                                   /* test_dispatch.c: every call refuses after tg_init failed */
 void test_wipes(const char *backend);                            /* test_wipes.c: the promised wipes (TG_TEST_HOOKS) */
 void test_wipes_summary(void);                                   /* test_wipes.c: no region unwiped in the whole run */
 

@@ -9,7 +9,9 @@
  *   2. the order of the checks, pinned: for CTR NULL > state > NULL data >
  *      overlap; for IGE/CBC NULL key/iv > length > NULL data > overlap; a
  *      zero length skips only the data pointers;
- *   3. a rejected call leaves out, iv and state untouched.
+ *   3. a rejected call leaves out, iv and state untouched;
+ *   4. test_argument_codes: the codes of the common mistakes (lengths,
+ *      overlaps, state 16, zero lengths, contexts of the wrong kind).
  */
 #include "tgcrypto.h"
 #include "check.h"
@@ -213,4 +215,40 @@ void test_arguments(const char *backend) {
     one_shots(backend);
     contexts(backend);
     hashes_and_rest(backend);
+}
+
+/* The return codes of the common mistakes, called once per backend: a
+ * length not whole blocks, overlapping buffers (adjacent ones are fine), a
+ * CTR state of 16, zero lengths (the data pointers untouched: Bun passes
+ * junk, Deno NULL), a context of the wrong kind, an unknown backend name,
+ * and tg_strerror for a known and an unknown code. */
+void test_argument_codes(void) {
+    uint8_t key[32] = {0}, iv[32] = {0}, st[1] = {0}, buf[64] = {0};
+    CHECK(tg_ige256_encrypt(buf, buf, 17, key, iv) == TG_ERR_LENGTH, "ige length");
+    CHECK(tg_cbc256_decrypt(buf, buf, 8, key, iv) == TG_ERR_LENGTH, "cbc length");
+    CHECK(tg_ige256_encrypt(buf + 16, buf, 32, key, iv) == TG_ERR_OVERLAP, "overlap forward");
+    CHECK(tg_ctr256(buf, buf + 1, 32, key, iv, st) == TG_ERR_OVERLAP, "overlap backward");
+    CHECK(tg_ctr256(buf, buf + 32, 32, key, iv, st) == TG_OK, "adjacent buffers are not overlapping");
+    CHECK(tg_ige256_encrypt(buf, NULL, 16, key, iv) == TG_ERR_NULL, "null input");
+    CHECK(tg_ige256_encrypt(buf, buf, 16, NULL, iv) == TG_ERR_NULL, "null key");
+    st[0] = 16;
+    CHECK(tg_ctr256(buf, buf, 16, key, iv, st) == TG_ERR_STATE, "state 16");
+    CHECK(st[0] == 16, "rejected call leaves state alone");
+    CHECK(tg_ctr_new(key, iv, 16) == NULL, "ctr_new state 16");
+    /* Zero length never touches the data pointers (Bun passes junk, Deno NULL). */
+    st[0] = 3;
+    uint8_t iv_copy[32];
+    memcpy(iv_copy, iv, 32);
+    CHECK(tg_ctr256((uint8_t *)8, (const uint8_t *)8, 0, key, iv, st) == TG_OK && st[0] == 3 && !memcmp(iv, iv_copy, 32), "ctr zero length");
+    CHECK(tg_ige256_decrypt(NULL, NULL, 0, key, iv) == TG_OK, "ige zero length");
+    CHECK(tg_cbc256_encrypt((uint8_t *)8, (const uint8_t *)8, 0, key, iv) == TG_OK && !memcmp(iv, iv_copy, 32), "cbc zero length");
+    /* Contexts of the wrong kind are refused, not misused. */
+    tg_ige_ctx *ige = tg_ige_new(key, iv, 0);
+    CHECK(tg_ctr_update((tg_ctr_ctx *)ige, buf, buf, 16) == TG_ERR_CONTEXT, "ige context passed as ctr");
+    CHECK(tg_ige_update(ige, buf, buf, 15) == TG_ERR_LENGTH, "ige context length");
+    CHECK(tg_ige_update(NULL, buf, buf, 16) == TG_ERR_CONTEXT, "null context");
+    tg_ige_free(ige);
+    tg_ctr_free(NULL);
+    CHECK(tg_set_backend("no-such-backend") == TG_ERR_BACKEND, "unknown backend name");
+    CHECK(strlen(tg_strerror(TG_ERR_OVERLAP)) > 0 && strlen(tg_strerror(12345)) > 0, "strerror");
 }

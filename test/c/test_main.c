@@ -5,8 +5,13 @@
  *      generated IGE/CTR/CBC cases) on every backend this CPU has.
  *   2. Random differential tests: every backend against `soft`, one-shots
  *      and contexts, in place, random chunkings.
- *   3. Argument checks and return codes.
- *   4. SHA-256 / SHA-1 on every hash engine (test_sha.c's sha_tests).
+ *   3. CTR calls where the counter wraps, guard pages around every buffer,
+ *      and one seeded workload's digest (the same on every platform).
+ *   4. The companions (check.h): argument checks and return codes
+ *      (test_args.c), the backend choice and init failure (test_dispatch.c),
+ *      the message layer (test_mtproto.c), the wipes (test_wipes.c),
+ *      SHA-256 / SHA-1 on every hash engine (test_sha.c), factorization
+ *      (test_factorize.c).
  *
  * Usage: tgcrypto-test <vectors-dir>. Prints "N passed, N failed" last and
  * exits non-zero on any failure.
@@ -14,10 +19,6 @@
 #define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS under -std=c11 */
 #include "tgcrypto.h"
 #include "check.h"
-#include "mtproto_fused.h" /* which backends get the fused IGE-decrypt + SHA-256 loop */
-#if defined(TG_TEST_HOOKS)
-#  include "dispatch.h" /* tg_test_cpu_hidden */
-#endif
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -512,125 +513,6 @@ static uint64_t workload_digest(void) {
     return h;
 }
 
-/* ---- argument checks ---- */
-
-static void argument_checks(void) {
-    uint8_t key[32] = {0}, iv[32] = {0}, st[1] = {0}, buf[64] = {0};
-    CHECK(tg_ige256_encrypt(buf, buf, 17, key, iv) == TG_ERR_LENGTH, "ige length");
-    CHECK(tg_cbc256_decrypt(buf, buf, 8, key, iv) == TG_ERR_LENGTH, "cbc length");
-    CHECK(tg_ige256_encrypt(buf + 16, buf, 32, key, iv) == TG_ERR_OVERLAP, "overlap forward");
-    CHECK(tg_ctr256(buf, buf + 1, 32, key, iv, st) == TG_ERR_OVERLAP, "overlap backward");
-    CHECK(tg_ctr256(buf, buf + 32, 32, key, iv, st) == TG_OK, "adjacent buffers are not overlapping");
-    CHECK(tg_ige256_encrypt(buf, NULL, 16, key, iv) == TG_ERR_NULL, "null input");
-    CHECK(tg_ige256_encrypt(buf, buf, 16, NULL, iv) == TG_ERR_NULL, "null key");
-    st[0] = 16;
-    CHECK(tg_ctr256(buf, buf, 16, key, iv, st) == TG_ERR_STATE, "state 16");
-    CHECK(st[0] == 16, "rejected call leaves state alone");
-    CHECK(tg_ctr_new(key, iv, 16) == NULL, "ctr_new state 16");
-    /* Zero length never touches the data pointers (Bun passes junk, Deno NULL). */
-    st[0] = 3;
-    uint8_t iv_copy[32];
-    memcpy(iv_copy, iv, 32);
-    CHECK(tg_ctr256((uint8_t *)8, (const uint8_t *)8, 0, key, iv, st) == TG_OK && st[0] == 3 && !memcmp(iv, iv_copy, 32), "ctr zero length");
-    CHECK(tg_ige256_decrypt(NULL, NULL, 0, key, iv) == TG_OK, "ige zero length");
-    CHECK(tg_cbc256_encrypt((uint8_t *)8, (const uint8_t *)8, 0, key, iv) == TG_OK && !memcmp(iv, iv_copy, 32), "cbc zero length");
-    /* Contexts of the wrong kind are refused, not misused. */
-    tg_ige_ctx *ige = tg_ige_new(key, iv, 0);
-    CHECK(tg_ctr_update((tg_ctr_ctx *)ige, buf, buf, 16) == TG_ERR_CONTEXT, "ige context passed as ctr");
-    CHECK(tg_ige_update(ige, buf, buf, 15) == TG_ERR_LENGTH, "ige context length");
-    CHECK(tg_ige_update(NULL, buf, buf, 16) == TG_ERR_CONTEXT, "null context");
-    tg_ige_free(ige);
-    tg_ctr_free(NULL);
-    CHECK(tg_set_backend("no-such-backend") == TG_ERR_BACKEND, "unknown backend name");
-    CHECK(strlen(tg_strerror(TG_ERR_OVERLAP)) > 0 && strlen(tg_strerror(12345)) > 0, "strerror");
-}
-
-/* Backend choice: the default is the first available one (unless
- * TGCRYPTO_BACKEND forced it); every known name is taken or refused as
- * unavailable, never as unknown; indices past the end give nothing; with
- * CPU features hidden (test hook) the hardware backends are refused. */
-static void dispatch_checks(const char *default_backend) {
-    const char *forced = getenv("TGCRYPTO_BACKEND");
-    const uint32_t n = tg_backend_count();
-    if (forced == NULL || forced[0] == '\0') {
-        uint32_t first = n;
-        for (uint32_t i = n; i-- > 0;)
-            if (tg_backend_available(i)) first = i;
-        CHECK(first < n && !strcmp(default_backend, tg_backend_name(first)), "default backend %s, first available %s",
-              default_backend, first < n ? tg_backend_name(first) : "-");
-    }
-    CHECK(tg_backend_name(n) == NULL && tg_backend_name(0xffffffffu) == NULL, "tg_backend_name past the end");
-    CHECK(!tg_backend_available(n) && !tg_backend_available(0xffffffffu), "tg_backend_available past the end");
-    static const char *const known[] = {"vaes512", "vaes256", "aesni", "armce", "neon", "soft"};
-    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
-        int compiled = 0, available = 0;
-        for (uint32_t i = 0; i < n; i++)
-            if (!strcmp(tg_backend_name(i), known[k])) compiled = 1, available = tg_backend_available(i);
-        const int rc = tg_set_backend(known[k]);
-        CHECK(rc == (available ? TG_OK : TG_ERR_UNSUPPORTED), "set_backend(%s): %d (compiled in %d, available %d)", known[k], rc,
-              compiled, available);
-        CHECK(!strcmp(tg_backend(), available ? known[k] : default_backend), "set_backend(%s) left %s", known[k], tg_backend());
-        tg_set_backend(default_backend);
-    }
-#if defined(TG_HAVE_X86_BACKENDS)
-    /* The message layer's fused loop: exactly the AES-NI-schedule backends with the SHA-NI engine. */
-    const tg_aes_backend *const x86[] = {&tg_backend_aesni, &tg_backend_vaes256, &tg_backend_vaes512};
-    for (int i = 0; i < 3; i++) {
-        CHECK(tg_fused_ige_dec_sha256(x86[i], &tg_hash_shani) != NULL, "%s + sha-ni: no fused loop", x86[i]->name);
-        CHECK(tg_fused_ige_dec_sha256(x86[i], &tg_hash_portable) == NULL, "%s + portable: fused loop", x86[i]->name);
-    }
-    CHECK(tg_fused_ige_dec_sha256(&tg_backend_soft, &tg_hash_shani) == NULL &&
-              tg_fused_ige_dec_sha256(&tg_backend_soft, &tg_hash_portable) == NULL,
-          "soft: fused loop");
-#endif
-#if defined(TG_TEST_HOOKS)
-    tg_test_cpu_hidden = 0xffffffffu; /* a CPU with no AES or SHA instructions */
-    for (uint32_t i = 0; i < n; i++) {
-        const char *name = tg_backend_name(i);
-        /* soft, and neon (AArch64's baseline SIMD), need no optional feature */
-        const int plain = !strcmp(name, "soft") || !strcmp(name, "neon");
-        CHECK(tg_backend_available(i) == plain, "%s available without CPU features", name);
-        CHECK(tg_set_backend(name) == (plain ? TG_OK : TG_ERR_UNSUPPORTED), "set_backend(%s) without CPU features", name);
-        if (!plain) CHECK(!strcmp(tg_backend(), default_backend), "a refused %s replaced the backend", name);
-        tg_set_backend(default_backend);
-    }
-    tg_set_backend(default_backend);
-    CHECK(!strcmp(tg_hash_engine(), "portable"), "hash engine %s without CPU features", tg_hash_engine());
-    tg_test_cpu_hidden = 0;
-    CHECK(tg_set_backend(default_backend) == TG_OK, "set_backend(%s)", default_backend);
-#endif
-}
-
-/* With a bad TGCRYPTO_BACKEND every function that needs a backend fails
- * with tg_init()'s code (scripts/test.sh runs this program that way); the
- * line printed says whether they all did. */
-static void init_error_checks(int err) {
-    uint8_t key[32] = {1}, iv[32] = {2}, st[1] = {0}, buf[64] = {3}, d[32], state[112], ak[256] = {4};
-    const int got[] = {
-        tg_ige256_encrypt(buf, buf, 16, key, iv), tg_ige256_decrypt(buf, buf, 16, key, iv),
-        tg_cbc256_encrypt(buf, buf, 16, key, iv), tg_cbc256_decrypt(buf, buf, 16, key, iv),
-        tg_ctr256(buf, buf, 16, key, iv, st),     tg_sha256(d, buf, 3),
-        tg_sha1(d, buf, 3),                       tg_sha256_init(state),
-        tg_sha1_init(state),                      tg_sha256_update(state, buf, 1),
-        tg_sha256_final(state, d),
-    };
-    int bad = 0;
-    for (size_t i = 0; i < sizeof got / sizeof got[0]; i++)
-        if (got[i] != err) printf("FAIL init error: call %zu returned %d, not %d\n", i, got[i], err), bad++;
-    if (tg_ctr_new(key, iv, 0) != NULL || tg_ige_new(key, iv, 0) != NULL || tg_cbc_new(key, iv, 1) != NULL)
-        printf("FAIL init error: a context was created\n"), bad++;
-    tg_auth_key *k = tg_auth_key_new(ak);
-    static uint8_t packet[24 + 64], plain[64], pad[16];
-    if (k == NULL || tg_mtproto_encrypt(k, 0, packet, plain, 48, NULL, 0, pad, 16) != err ||
-        tg_mtproto_decrypt(k, 8, plain, packet, 24 + 64) != err)
-        printf("FAIL init error: the message layer did not refuse with %d\n", err), bad++;
-    tg_auth_key_free(k);
-    if (strcmp(tg_hash_engine(), "portable") != 0) printf("FAIL init error: hash engine %s\n", tg_hash_engine()), bad++;
-    /* choosing a backend explicitly recovers */
-    if (tg_set_backend("soft") != TG_OK || tg_init() != TG_OK || tg_sha256(d, buf, 3) != TG_OK)
-        printf("FAIL init error: tg_set_backend(\"soft\") did not recover\n"), bad++;
-    if (bad == 0) printf("init error: every call refused with %d\n", err);
-}
 
 int main(int argc, char **argv) {
     if (argc < 2) {
@@ -653,7 +535,7 @@ int main(int argc, char **argv) {
     }
     if (tg_init() != TG_OK) {
         printf("FAIL tg_init: %s (TGCRYPTO_BACKEND=%s)\n", tg_strerror(tg_init()), getenv("TGCRYPTO_BACKEND"));
-        init_error_checks(tg_init());
+        test_init_error(tg_init());
         return 1;
     }
     /* TG_TEST_ONLY (the mutation runner): "factorize" runs only the
@@ -668,7 +550,7 @@ int main(int argc, char **argv) {
     }
     const char *default_backend = tg_backend();
     printf("tgcrypto %s, default backend: %s\n", tg_version(), default_backend);
-    dispatch_checks(default_backend);
+    test_backend_choice(default_backend);
     if (only != NULL && strcmp(only, "init") == 0) {
         printf("%u passed, %u failed (TG_TEST_ONLY=init)\n", passed, failed);
         return failed ? 1 : 0;
@@ -689,7 +571,7 @@ int main(int argc, char **argv) {
         /* soft against itself still checks in place and chunked == one-shot */
         differential(name, strcmp(name, "soft") == 0 ? 500 : 3000);
         ran_soft |= strcmp(name, "soft") == 0;
-        argument_checks();
+        test_argument_codes();
         test_arguments(name);
         counter_boundaries(name);
         test_wipes(name);
