@@ -5,7 +5,10 @@
  *   contract.ts (generated from contract/rules.json) -> runtime/
  *
  * with no circle between folders, the main entry knowing no client, each
- * client using only the public entry, and the FFI modules (`bun:ffi`, the
+ * client (clients/<name>.ts and its own folder clients/<name>/) using only
+ * the public entry and the shared argument rules (validate.ts: the engine's
+ * view of a byte argument, which a drop-in asks before it goes native), and
+ * the FFI modules (`bun:ffi`, the
  * platform packages) reached from runtime/ alone. A file in a folder that has
  * no rule fails too, so a new layer has to be placed here on purpose.
  * The checker is tested on planted violations first, so it cannot pass by
@@ -31,9 +34,15 @@ function layerOf(file: string): Layer | undefined {
   return undefined;
 }
 
-/** The layers each layer may import (besides itself, except clients: one file per client, each on its own). */
+/** The client a file of clients/ belongs to: clients/<name>.ts and clients/<name>/... are one client. */
+function clientOf(file: string): string {
+  const rest = file.slice("clients/".length);
+  return rest.includes("/") ? rest.slice(0, rest.indexOf("/")) : rest.replace(/\.d\.ts$|\.ts$/, "");
+}
+
+/** The layers each layer may import (besides itself, except clients: each client only its own files). */
 const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
-  clients: ["entry"],
+  clients: ["entry", "shared"],
   entry: ["entry", "aes", "mtproto", "shared", "runtime"],
   aes: ["aes", "shared", "runtime"],
   mtproto: ["mtproto", "shared", "runtime"],
@@ -90,6 +99,10 @@ function checkImportRule(modules: ReadonlyMap<string, string>): Violation[] {
       const to = target.startsWith("..") ? undefined : layerOf(target);
       if (to === undefined) {
         violations.push({ file, specifier, why: "imports outside the layers of ts/" });
+        continue;
+      }
+      if (from === "clients" && to === "clients") {
+        if (clientOf(file) !== clientOf(target)) violations.push({ file, specifier, why: "clients may not import clients" });
         continue;
       }
       if (!MAY_IMPORT[from].includes(to)) {
@@ -158,6 +171,7 @@ describe("the checker itself", () => {
       ["mod.ts", 'export { installGramJS } from "./clients/gramjs.ts";', "the entry importing a client", /entry may not import clients/],
       ["clients/mtcute.ts", 'import { sha256 } from "../mtproto/hash.ts";', "a client past the public entry", /clients may not import mtproto/],
       ["clients/mtcute.ts", 'import { x } from "./gramjs.ts";', "a client importing another", /clients may not import clients/],
+      ["clients/mtcute.ts", 'import { x } from "./gramjs/state.ts";', "a client importing another's own folder", /clients may not import clients/],
       ["runtime/load.ts", 'const m = await import("../aes/oneshot.ts");', "runtime importing up (dynamic import)", /runtime may not import aes/],
       ["errors.ts", 'import "./api.ts";', "shared importing the entry (side-effect import)", /shared may not import entry/],
       ["aes/oneshot.ts", 'import { dlopen } from "bun:ffi";', "the FFI outside runtime/", /aes may not import a package/],
@@ -195,13 +209,15 @@ describe("ts/ follows the import rule", () => {
     expect(checkImportRule(tree)).toEqual([]);
   });
 
-  test("the main entry reaches no client adapter; each client reaches the core only through mod.ts", () => {
+  test("the main entry reaches no client adapter; each client reaches the core only through mod.ts (and validate.ts)", () => {
     const fromEntry = [...reachable(tree, "mod.ts")];
     expect(fromEntry.length).toBeGreaterThan(10);
     expect(fromEntry.filter((f) => f.startsWith("clients/"))).toEqual([]);
     for (const client of [...tree.keys()].filter((f) => f.startsWith("clients/"))) {
-      const direct = specifiers(tree.get(client)!).filter((s) => s.startsWith("."));
-      expect(direct, client).toEqual(direct.map(() => "../mod.ts"));
+      const targets = specifiers(tree.get(client)!).filter((s) => s.startsWith("."))
+        .map((s) => normalize(join(dirname(client), s)).split("\\").join("/"));
+      const outside = targets.filter((t) => !(t.startsWith("clients/") && clientOf(t) === clientOf(client)));
+      for (const target of outside) expect(["mod.ts", "validate.ts"], `${client} -> ${target}`).toContain(target);
     }
   });
 });
