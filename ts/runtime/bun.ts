@@ -114,15 +114,22 @@ export function outputAllocator(
  * others, never installed together, throw. Undefined for any other name.
  */
 export function requirePlatformPackage(packageName: string): unknown {
-  switch (packageName) {
-    case "tgcrypto-ffi-linux-x64-gnu": return require("tgcrypto-ffi-linux-x64-gnu");
-    case "tgcrypto-ffi-linux-arm64-gnu": return require("tgcrypto-ffi-linux-arm64-gnu");
-    case "tgcrypto-ffi-linux-x64-musl": return require("tgcrypto-ffi-linux-x64-musl");
-    case "tgcrypto-ffi-linux-arm64-musl": return require("tgcrypto-ffi-linux-arm64-musl");
-    case "tgcrypto-ffi-darwin-x64": return require("tgcrypto-ffi-darwin-x64");
-    case "tgcrypto-ffi-darwin-arm64": return require("tgcrypto-ffi-darwin-arm64");
-    case "tgcrypto-ffi-win32-x64": return require("tgcrypto-ffi-win32-x64");
-    case "tgcrypto-ffi-win32-arm64": return require("tgcrypto-ffi-win32-arm64");
+  // Inside try: Bun's bundler treats a require it cannot resolve there as
+  // optional (the other platforms' packages are never installed) instead of
+  // failing the build. The caller sees the error of a missing package.
+  try {
+    switch (packageName) {
+      case "tgcrypto-ffi-linux-x64-gnu": return require("tgcrypto-ffi-linux-x64-gnu");
+      case "tgcrypto-ffi-linux-arm64-gnu": return require("tgcrypto-ffi-linux-arm64-gnu");
+      case "tgcrypto-ffi-linux-x64-musl": return require("tgcrypto-ffi-linux-x64-musl");
+      case "tgcrypto-ffi-linux-arm64-musl": return require("tgcrypto-ffi-linux-arm64-musl");
+      case "tgcrypto-ffi-darwin-x64": return require("tgcrypto-ffi-darwin-x64");
+      case "tgcrypto-ffi-darwin-arm64": return require("tgcrypto-ffi-darwin-arm64");
+      case "tgcrypto-ffi-win32-x64": return require("tgcrypto-ffi-win32-x64");
+      case "tgcrypto-ffi-win32-arm64": return require("tgcrypto-ffi-win32-arm64");
+    }
+  } catch (error) {
+    throw error;
   }
   return undefined;
 }

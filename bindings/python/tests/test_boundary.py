@@ -109,8 +109,12 @@ BLOCKED = {n for n in DATA_CALLS if not n.startswith(("ctr", "CTR"))}
 @pytest.mark.parametrize("name", sorted(DATA_CALLS))
 def test_data_empty_partial_block_and_exactly_2_to_the_32(name):
     call = DATA_CALLS[name]
-    with pytest.raises(ValueError, match=f"^{re.escape(MSG_EMPTY)}$"):
-        call(bytearray())
+    if ".update" in name:
+        # A context's empty update is an empty result, in every host (test/contract/cases.json).
+        assert call(bytearray()) == b""
+    else:
+        with pytest.raises(ValueError, match=f"^{re.escape(MSG_EMPTY)}$"):
+            call(bytearray())
     if name in BLOCKED:
         for n in (1, 15, 17, 31):
             with pytest.raises(ValueError, match=f"^{re.escape(MSG_MULTIPLE)}$"):

@@ -12,6 +12,8 @@ import pytest
 
 SCRIPT = r"""
 import json, logging, sys, warnings
+import asyncio
+asyncio.set_event_loop(asyncio.new_event_loop())  # Pyrogram 2.0.106 asks for one at import; 3.14 has none by default
 case = sys.argv[1]
 log = []
 class Grab(logging.Handler):

@@ -22,6 +22,8 @@ from conftest import cases
 
 SCRIPT = r"""
 import hashlib, importlib, logging, os, random, struct, sys
+import asyncio
+asyncio.set_event_loop(asyncio.new_event_loop())  # Pyrogram 2.0.106 asks for one at import; 3.14 has none by default
 from io import BytesIO
 pkg, rounds, seed = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 import tgcrypto as real_tgcrypto          # the PyPI original, bound by the client's stock aes
