@@ -58,6 +58,11 @@ def expected_wheels():
     return names
 
 
+# Every file of the package's source folder goes into each wheel, nothing else but the module.
+PACKAGE_SOURCES = sorted(p.name for p in (Path(__file__).resolve().parents[1] / "src" / "tgcrypto_ffi").iterdir()
+                         if p.is_file() and p.suffix in (".py", ".pyi", ".typed"))
+
+
 def check_wheels(d):
     d = Path(d)
     want = expected_wheels()
@@ -71,7 +76,7 @@ def check_wheels(d):
             if tops != {"tgcrypto_ffi", f"tgcrypto_ffi-{VERSION}.dist-info"}:
                 fail(f"{name}: top-level entries {tops}")
             mods = {f for f in files if f.startswith("tgcrypto_ffi/")}
-            if mods != {f"tgcrypto_ffi/{m}" for m in ("__init__.py", "tgcrypto.py", "cryptg.py", "py.typed", "_native.pyi", ext)}:
+            if mods != {f"tgcrypto_ffi/{m}" for m in (*PACKAGE_SOURCES, ext)}:
                 fail(f"{name}: package files {sorted(mods)}")
             record = z.read(f"tgcrypto_ffi-{VERSION}.dist-info/RECORD").decode().splitlines()
             listed = {}
