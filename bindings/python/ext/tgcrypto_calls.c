@@ -5,18 +5,26 @@
 /* TgCrypto's six functions                                                 */
 
 
+/* IGE and CBC: data, key, iv checked in TgCrypto's order (empty, whole
+ * blocks, size, key, iv); 0 with the ValueError set when one fails. */
+static int block_args_ok(const Py_buffer v[3], Py_ssize_t iv_len) {
+    const Py_ssize_t len = v[0].len;
+    if (len == 0) value_error(MSG_EMPTY);
+    else if (len % 16 != 0) value_error(MSG_MULTIPLE);
+    else if ((size_t)len > MAX_DATA) value_error(MSG_LARGE);
+    else if (v[1].len != 32) value_error(MSG_KEY);
+    else if (v[2].len != iv_len) value_error(iv_len == 32 ? MSG_IV32 : MSG_IV16);
+    else return 1;
+    return 0;
+}
+
 /* IGE: data, key, iv (32, never written). */
 static PyObject *ige(const char *name, block_fn fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     Py_buffer v[3];
     if (tgcrypto_args(name, nargs, kwnames, 3) < 0 || get_buffers(args, 3, v) < 0) return NULL;
     PyObject *out = NULL;
     const Py_ssize_t len = v[0].len;
-    if (len == 0) value_error(MSG_EMPTY);
-    else if (len % 16 != 0) value_error(MSG_MULTIPLE);
-    else if ((size_t)len > MAX_DATA) value_error(MSG_LARGE);
-    else if (v[1].len != 32) value_error(MSG_KEY);
-    else if (v[2].len != 32) value_error(MSG_IV32);
-    else if ((out = PyBytes_FromStringAndSize(NULL, len)) != NULL) {
+    if (block_args_ok(v, 32) && (out = PyBytes_FromStringAndSize(NULL, len)) != NULL) {
         uint8_t *o = bytes_ptr(out);
         int rc;
         if (len >= NOGIL_MIN) {
@@ -41,12 +49,7 @@ static PyObject *cbc(const char *name, chain_fn fn, PyObject *const *args, Py_ss
     if (tgcrypto_args(name, nargs, kwnames, 3) < 0 || get_buffers(args, 3, v) < 0) return NULL;
     PyObject *out = NULL;
     const Py_ssize_t len = v[0].len;
-    if (len == 0) value_error(MSG_EMPTY);
-    else if (len % 16 != 0) value_error(MSG_MULTIPLE);
-    else if ((size_t)len > MAX_DATA) value_error(MSG_LARGE);
-    else if (v[1].len != 32) value_error(MSG_KEY);
-    else if (v[2].len != 16) value_error(MSG_IV16);
-    else if ((out = PyBytes_FromStringAndSize(NULL, len)) != NULL) {
+    if (block_args_ok(v, 16) && (out = PyBytes_FromStringAndSize(NULL, len)) != NULL) {
         uint8_t *o = bytes_ptr(out), iv[16];
         memcpy(iv, v[2].buf, 16);
         int rc;
