@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Mutation testing of any C file against any test command.
+"""Mutation testing of any C or Python file against any test command.
 
     python3 test/mutation/mutate_files.py --target FILE [FILE...] \\
         --build-cmd "CMD" --test-cmd "CMD" --name NAME \\
@@ -31,15 +31,25 @@ Mutants: the operators of mutate_c.py (comparison flips, && <-> ||, an
 operand dropped from an if's || / && chain, ! removed, integer constants
 +-1, + <-> -, bit and shift swaps, compound assignments turned into =,
 `return TG_ERR_*` -> TG_OK, tg_wipe dropped) over every function of each
-target, plus two for glue code:
+target, plus three for glue code:
   drop-stmt   an expression statement (a call or an assignment) never run
               (`do { if (0) STMT; } while (0)`, so the names it uses stay
               used): a check, a release, a free, a store forgotten;
   size-swap   a size constant of tgcrypto.h replaced by a smaller one
               (TG_IGE_IV_SIZE -> TG_CBC_IV_SIZE, TG_SHA256_SIZE ->
-              TG_SHA1_SIZE, ...): a buffer checked against the wrong size.
+              TG_SHA1_SIZE, ...): a buffer checked against the wrong size;
+  gil-held    a Py_BEGIN_ALLOW_THREADS ... Py_END_ALLOW_THREADS block run
+              with the GIL kept (both macros dropped): a long call that
+              stops every other thread.
 Preprocessor lines (function-like macros included) and lines with TG_TEST_
-are not mutated.
+are not mutated. A target ending in .py gets the mutants of py_mutants.py
+instead (comparisons, and/or, constants, statements dropped, ...).
+
+--artifact GLOB names what the build makes (relative to the tree): a
+mutant whose build gives byte-identical files is not compiled in this
+configuration (say, the other branch of an #if) and counts as "invalid".
+Runs of one file set in two configurations are combined with --resume:
+a verdict of one run beats "invalid" from the other.
 
 --resume takes the output (or results files) of earlier runs and reuses
 their "caught" and "invalid" verdicts instead of running those mutants
@@ -61,6 +71,8 @@ survivor is unexplained.
 """
 import argparse
 import datetime
+import glob
+import hashlib
 import os
 import re
 import shutil
@@ -72,6 +84,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import mutate_c  # noqa: E402  (the lexer, the operators, Mutant)
+import py_mutants  # noqa: E402  (the mutants of a .py target)
 
 ROOT = mutate_c.ROOT
 RESULTS = mutate_c.RESULTS
@@ -173,13 +186,26 @@ def glue_mutants(rel_path):
         stmt = text[pos:code[k][2]]
         out.append(mutate_c.Mutant(rel_path, f, line_of(pos) + 1, "drop-stmt", pos, code[k][2],
                                    "do { if (0) %s; } while (0)" % stmt, lines[line_of(pos)], text))
+    # gil-held: a Py_BEGIN_ALLOW_THREADS ... Py_END_ALLOW_THREADS block run
+    # with the GIL kept (the two macros dropped, the code between kept): a
+    # long C call that stops every other thread.
+    for b in re.finditer(r"Py_BEGIN_ALLOW_THREADS\b", text):
+        f = func_of(b.start())
+        e = text.find("Py_END_ALLOW_THREADS", b.end())
+        if f is None or e < 0:
+            continue
+        e_end = e + len("Py_END_ALLOW_THREADS")
+        inner = text[b.end():e].strip()
+        out.append(mutate_c.Mutant(rel_path, f, line_of(b.start()) + 1, "gil-held", b.start(), e_end,
+                                   "{ %s }" % " ".join(inner.split()), lines[line_of(b.start())], text))
     return out
 
 
 def all_mutants(targets):
     mutants, seen = [], set()
     for rel in targets:
-        for m in mutate_c.generate(rel) + glue_mutants(rel):
+        made = py_mutants.generate(rel, ROOT) if rel.endswith(".py") else mutate_c.generate(rel) + glue_mutants(rel)
+        for m in made:
             if m.id not in seen:
                 seen.add(m.id)
                 mutants.append(m)
@@ -210,6 +236,14 @@ def last_lines(out, n=2):
     return " | ".join((keep or [ln.strip() for ln in out.strip().splitlines()[-n:]])[:n])[:200]
 
 
+def artifact_digest(tree, pattern):
+    """sha256 over the files of `pattern` (a glob relative to the tree), in name order."""
+    h = hashlib.sha256()
+    for f in sorted(f for f in glob.glob(os.path.join(tree, pattern)) if os.path.isfile(f)):
+        h.update(os.path.relpath(f, tree).encode() + b"\0" + open(f, "rb").read())
+    return h.hexdigest()
+
+
 def check(m, tree, args, limit):
     path = os.path.join(tree, m.path)
     original = open(path).read()
@@ -218,6 +252,8 @@ def check(m, tree, args, limit):
         rc, out = shell(args.build_cmd, tree, 600, m.id)
         if rc != 0:
             return "invalid", "does not build: " + mutate_c.first_error(out)
+        if args.artifact and artifact_digest(tree, args.artifact) == args.baseline[tree]:
+            return "invalid", "not compiled into this build (the built files are byte-identical to the original's)"
         rc, out = shell(args.test_cmd, tree, limit, m.id)
         if rc == "timeout":
             return "caught", "timed out after %d s" % limit
@@ -278,11 +314,15 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--filter", default=None)
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--rules", default=None, help="only the mutants of these rules, e.g. GIL,lock,lifetime,length or other")
     ap.add_argument("--timeout", type=float, default=None)
     ap.add_argument("--out", default=None)
     ap.add_argument("--sanitize-cmd", default=None, help="run on a mutant the tests miss; failing catches it")
     ap.add_argument("--resume", nargs="+", default=[], help="earlier runs' output: their verdicts are reused")
     ap.add_argument("--no-run", action="store_true", help="with --resume: only report, run nothing")
+    ap.add_argument("--artifact", default=None,
+                    help="glob (relative to the tree) of what the build makes: a mutant that builds to the same bytes "
+                         "is not compiled in this configuration (an #if branch not taken) and counts as invalid")
     args = ap.parse_args()
     args.equivalent = os.path.abspath(args.equivalent)
     mutate_c.EQUIVALENT = args.equivalent
@@ -292,6 +332,9 @@ def main():
     if args.filter:
         rx = re.compile(args.filter)
         mutants = [m for m in mutants if rx.search(m.id) or rx.search(m.describe())]
+    if args.rules:
+        keep = set(r.strip() for r in args.rules.split(","))
+        mutants = [m for m in mutants if rule_of(m).replace(" rule", "") in keep]
     if args.list:
         for m in mutants:
             print(m.id, "[%s]" % rule_of(m), m.describe())
@@ -302,7 +345,8 @@ def main():
     for log in args.resume:
         for ln in open(log):
             m = re.match(r"(?:\[\d+/\d+\]\s+)?(caught|survived|invalid)\s+([0-9a-f]{10})\s.*\((.*)\)\s*$", ln)
-            if m:
+            # a verdict beats "invalid" from a run that did not compile the mutant (another #if branch)
+            if m and not (m.group(1) == "invalid" and earlier.get(m.group(2), ("invalid",))[0] != "invalid"):
                 earlier[m.group(2)] = (m.group(1), log, m.group(3))
     for m in mutants:
         if m.id in earlier and (args.no_run or earlier[m.id][0] != "survived"):
@@ -331,10 +375,15 @@ def main():
             copy_tree(tree)
             trees.append(tree)
         base = 0.0
+        args.baseline = {}
         for tree in trees:
             rc, out = shell(args.build_cmd, tree, 1200, "none")
             if rc != 0:
                 raise SystemExit("the unmutated build fails in %s:\n%s" % (tree, out[-3000:]))
+            if args.artifact:
+                if not glob.glob(os.path.join(tree, args.artifact)):
+                    raise SystemExit("--artifact %s matches no file after the build" % args.artifact)
+                args.baseline[tree] = artifact_digest(tree, args.artifact)
         if args.sanitize_cmd:
             for tree in trees:
                 rc, out = shell(args.sanitize_cmd, tree, 1800, "none")
