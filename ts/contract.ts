@@ -25,6 +25,22 @@ export const MAX_PACKET_SIZE = 2147483647;
 export function defaultPaddingLength(length: number): number {
   return 12 + (16 - (length + 12) % 16) % 16;
 }
+/** Whether AES or hash input of `length` bytes fits the C ABI's uint32_t lengths (a longer one is refused with DATA_TOO_LARGE). */
+export function dataLengthFits(length: number): boolean {
+  return length <= 4294967295;
+}
+/** Whether `length` bytes zero-padded to a multiple of 16 (cryptg's IGE takes any length) still fit the C ABI's uint32_t lengths. */
+export function paddedDataLengthFits(length: number): boolean {
+  return length <= 4294967280;
+}
+/** How many bytes tg_mtproto_decrypt writes for a packet of `length` bytes (at least MIN_PACKET_SIZE): all but auth_key_id and msg_key. */
+export function packetPlaintextLength(length: number): number {
+  return length - 24;
+}
+/** Whether a plaintext and its padding, `length` bytes together, make a packet (24 bytes more) of at most MAX_PACKET_SIZE bytes (a longer one is refused with MESSAGE_TOO_LARGE). */
+export function messageLengthFits(length: number): boolean {
+  return length <= 2147483623;
+}
 /** Whether a received packet of `length` bytes goes to tg_mtproto_decrypt: a shorter or longer one is rejected before (lengths are public); every other length, a partial block included, is rejected there like any failed check, with the whole output zeroed. */
 export function packetLengthInRange(length: number): boolean {
   return length >= 72 && length <= 2147483647;

@@ -14,6 +14,7 @@ import {
   BAD_STATE_SIZE,
   BAD_STATE_VALUE,
   DATA_TOO_LARGE,
+  dataLengthFits,
   EMPTY_DATA,
   MAX_DATA_LENGTH,
   NOT_BLOCK_MULTIPLE,
@@ -203,14 +204,14 @@ export function wipeBytes(bytes: Uint8Array): void {
 export function checkBlockData(length: number): number {
   if (length === 0) throw new RangeError(EMPTY_DATA);
   if (length % 16 !== 0) throw new RangeError(NOT_BLOCK_MULTIPLE);
-  if (length > MAX_DATA_LENGTH) throw new RangeError(DATA_TOO_LARGE);
+  if (!dataLengthFits(length)) throw new RangeError(DATA_TOO_LARGE);
   return length;
 }
 
 /** Length checks for CTR data of `length` bytes; returns the length. */
 export function checkStreamData(length: number): number {
   if (length === 0) throw new RangeError(EMPTY_DATA);
-  if (length > MAX_DATA_LENGTH) throw new RangeError(DATA_TOO_LARGE);
+  if (!dataLengthFits(length)) throw new RangeError(DATA_TOO_LARGE);
   return length;
 }
 

@@ -24,6 +24,7 @@ import {
   finish,
   nativeInit,
 } from "../runtime/bound.ts";
+import { dataLengthFits } from "../contract.ts";
 import { nativeError, TgCryptoError } from "../errors.ts";
 import { nativeCreated, nativeReleased } from "../runtime/gc_pressure.ts";
 import type { ContextHandle, Native } from "../runtime/native.ts";
@@ -38,7 +39,6 @@ import {
   CTR_IV_SIZE,
   DATA_TOO_LARGE,
   IGE_IV_SIZE,
-  MAX_DATA_LENGTH,
   MAX_STATE,
   NOT_BLOCK_MULTIPLE,
   newBytes,
@@ -116,7 +116,7 @@ abstract class NativeContext implements Disposable {
   /** Checks `length` for an update; returns false when there is nothing to do. */
   #checkLength(length: number): boolean {
     if (this.#kind.wholeBlocks && length % 16 !== 0) throw new RangeError(NOT_BLOCK_MULTIPLE);
-    if (length > MAX_DATA_LENGTH) throw new RangeError(DATA_TOO_LARGE);
+    if (!dataLengthFits(length)) throw new RangeError(DATA_TOO_LARGE);
     return length !== 0;
   }
 

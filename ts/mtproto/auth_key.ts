@@ -45,10 +45,12 @@ import {
   MAX_PACKET_SIZE,
   MAX_PADDING,
   MESSAGE_TOO_LARGE,
+  messageLengthFits,
   MIN_PADDING,
   MTPROTO_HEADER_SIZE,
   MTPROTO_OVERHEAD,
   packetLengthInRange,
+  packetPlaintextLength,
   SHORT_PLAINTEXT,
 } from "../contract.ts";
 import { randomPaddingSlot } from "./padding.ts";
@@ -374,8 +376,8 @@ export class AuthKey implements Disposable {
       checkPlaintextLength(length);
       const padLength = given === undefined ? defaultPaddingLength(length) : byteLength(given, "options.padding");
       if (given !== undefined) checkPadding(padLength, length);
+      if (!messageLengthFits(length + padLength)) throw new RangeError(MESSAGE_TOO_LARGE);
       packetLength = MTPROTO_OVERHEAD + length + padLength;
-      if (packetLength > MAX_PACKET_SIZE) throw new RangeError(MESSAGE_TOO_LARGE);
       if (out === FRESH) out = allocate(packetLength) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
       else checkOutput(outLength, packetLength);
       setPlaintext(plaintext, list, length);
@@ -443,8 +445,8 @@ export class AuthKey implements Disposable {
     const length = byteLength(packet, "packet");
     // Lengths are public: a packet that cannot be valid never reaches C.
     if (!packetLengthInRange(length)) throw new MtprotoSecurityError();
-    if (out === FRESH) out = allocate(length - MTPROTO_OVERHEAD) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
-    else checkOutput(outLength, length - MTPROTO_OVERHEAD);
+    if (out === FRESH) out = allocate(packetPlaintextLength(length)) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
+    else checkOutput(outLength, packetPlaintextLength(length));
     const result = mtprotoDecrypt(handle, x, out, packet, length);
     if (result < 0) {
       if (fresh) finish(out as Uint8Array<ArrayBuffer>); // drops it (and wipes a scratch)
@@ -452,7 +454,7 @@ export class AuthKey implements Disposable {
     }
     if (fresh) {
       const plaintext = finish(out as Uint8Array<ArrayBuffer>) as Uint8Array<ArrayBuffer> as Uint8Array<T>;
-      return written(plaintext, length - MTPROTO_OVERHEAD, result);
+      return written(plaintext, packetPlaintextLength(length), result);
     }
     return written(out, outLength, result);
   }

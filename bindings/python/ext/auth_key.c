@@ -133,7 +133,7 @@ static PyObject *auth_key_encrypt(PyObject *o, PyObject *const *args, Py_ssize_t
     } else {
         pad_len = tg_rule_default_padding_length(total);
     }
-    if (total > (size_t)MAX_PACKET - TG_LIMIT_MTPROTO_OVERHEAD - pad_len) {
+    if (!tg_rule_message_length_fits(total + pad_len)) {
         value_error(TG_MSG_MESSAGE_TOO_LARGE);
         goto done;
     }
@@ -228,7 +228,7 @@ static PyObject *auth_key_decrypt(PyObject *o, PyObject *const *args, Py_ssize_t
         security_error();
         goto done;
     }
-    const size_t room = len - 24;
+    const size_t room = tg_rule_packet_plaintext_length(len);
     uint8_t *plain = malloc(room);
     if (plain == NULL) {
         PyErr_NoMemory();
@@ -244,7 +244,7 @@ static PyObject *auth_key_decrypt(PyObject *o, PyObject *const *args, Py_ssize_t
         rc = tg_mtproto_decrypt(key, x, plain, v.buf, (uint32_t)len);
     }
     if (rc >= 0) out = PyBytes_FromStringAndSize((const char *)plain, rc);
-    else if (rc == TG_ERR_SECURITY || rc == TG_ERR_SIZE) security_error();
+    else if (rc == TG_ERR_SECURITY) security_error(); /* TG_ERR_SIZE cannot come: the length is in range */
     else core_error(rc);
     wipe(plain, room);
     free(plain);

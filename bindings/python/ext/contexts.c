@@ -103,7 +103,7 @@ static PyObject *context_update(PyObject *o, PyObject *data) {
         else out = PyBytes_FromStringAndSize(NULL, 0);
         ext_lock_release(&c->lock);
     } else if (c->kind != KIND_CTR && len % 16 != 0) value_error(MSG_MULTIPLE);
-    else if ((size_t)len > MAX_DATA) value_error(MSG_LARGE);
+    else if (!tg_rule_data_length_fits((size_t)len)) value_error(MSG_LARGE);
     else if ((out = PyBytes_FromStringAndSize(NULL, len)) != NULL) {
         ext_lock_acquire(&c->lock);
         if (c->ctx == NULL) {

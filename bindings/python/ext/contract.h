@@ -20,6 +20,22 @@
 static inline size_t tg_rule_default_padding_length(size_t length) {
     return 12 + (16 - (length + 12) % 16) % 16;
 }
+/* Whether AES or hash input of `length` bytes fits the C ABI's uint32_t lengths (a longer one is refused with DATA_TOO_LARGE). */
+static inline int tg_rule_data_length_fits(size_t length) {
+    return length <= 4294967295;
+}
+/* Whether `length` bytes zero-padded to a multiple of 16 (cryptg's IGE takes any length) still fit the C ABI's uint32_t lengths. */
+static inline int tg_rule_padded_data_length_fits(size_t length) {
+    return length <= 4294967280;
+}
+/* How many bytes tg_mtproto_decrypt writes for a packet of `length` bytes (at least MIN_PACKET_SIZE): all but auth_key_id and msg_key. */
+static inline size_t tg_rule_packet_plaintext_length(size_t length) {
+    return length - 24;
+}
+/* Whether a plaintext and its padding, `length` bytes together, make a packet (24 bytes more) of at most MAX_PACKET_SIZE bytes (a longer one is refused with MESSAGE_TOO_LARGE). */
+static inline int tg_rule_message_length_fits(size_t length) {
+    return length <= 2147483623;
+}
 /* Whether a received packet of `length` bytes goes to tg_mtproto_decrypt: a shorter or longer one is rejected before (lengths are public); every other length, a partial block included, is rejected there like any failed check, with the whole output zeroed. */
 static inline int tg_rule_packet_length_in_range(size_t length) {
     return length >= 72 && length <= 2147483647;

@@ -22,7 +22,7 @@ static PyObject *cryptg_ige(PyObject *const *args, Py_ssize_t nargs, PyObject *k
     const Py_ssize_t len = v[0].len;
     if (v[1].len != 32) value_error("len(key) != 32");
     else if (v[2].len != 32) value_error("len(iv) != 32");
-    else if ((size_t)len > MAX_DATA - 15) value_error(MSG_LARGE);
+    else if (!tg_rule_padded_data_length_fits((size_t)len)) value_error(MSG_LARGE);
     else if (decrypt && len % 16 != 0) value_error("len(cipher) % 16 != 0");
     else if (len == 0) out = PyBytes_FromStringAndSize(NULL, 0);
     else {

@@ -20,7 +20,7 @@ static PyObject *hash_parts(const char *name, Py_ssize_t size, hash_init_fn init
     if (get_own_buffers(args, (int)nargs, v) < 0) goto done_free;
     size_t total = 0;
     for (Py_ssize_t i = 0; i < nargs; i++) {
-        if ((size_t)v[i].len > MAX_DATA) {
+        if (!tg_rule_data_length_fits((size_t)v[i].len)) {
             value_error(MSG_LARGE);
             goto done;
         }

@@ -53,8 +53,6 @@
  * threads wait less than the switch would cost. */
 #define NOGIL_MIN 4096
 
-#define MAX_DATA TG_LIMIT_MAX_DATA_LENGTH
-#define MAX_PACKET TG_LIMIT_MAX_PACKET_SIZE
 
 
 /* A lock that is correct with and without the GIL. Waiting for it never

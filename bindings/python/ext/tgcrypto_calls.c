@@ -11,7 +11,7 @@ static int block_args_ok(const Py_buffer v[3], Py_ssize_t iv_len) {
     const Py_ssize_t len = v[0].len;
     if (len == 0) value_error(MSG_EMPTY);
     else if (len % 16 != 0) value_error(MSG_MULTIPLE);
-    else if ((size_t)len > MAX_DATA) value_error(MSG_LARGE);
+    else if (!tg_rule_data_length_fits((size_t)len)) value_error(MSG_LARGE);
     else if (v[1].len != 32) value_error(MSG_KEY);
     else if (v[2].len != iv_len) value_error(iv_len == 32 ? MSG_IV32 : MSG_IV16);
     else return 1;
@@ -80,7 +80,7 @@ static PyObject *ctr(const char *name, PyObject *const *args, Py_ssize_t nargs, 
     const Py_ssize_t len = v[0].len;
     uint8_t iv[16], state[1];
     if (len == 0) value_error(MSG_EMPTY);
-    else if ((size_t)len > MAX_DATA) value_error(MSG_LARGE);
+    else if (!tg_rule_data_length_fits((size_t)len)) value_error(MSG_LARGE);
     else if (v[1].len != 32) value_error(MSG_KEY);
     else if (v[2].len != 16) value_error(MSG_IV16);
     else if (v[3].len != 1) value_error(MSG_STATE_SIZE);
