@@ -247,3 +247,18 @@ def test_good_call_releases_every_buffer(name, fn, good, index):
         pass  # decrypt_message of zeros: rejected after the export, which must be released too
     for a in args:
         a.extend(b"x")
+
+
+def test_plaintext_in_parts_encrypts_as_the_whole():
+    # Three or more parts are joined on the shorter side (C takes a head and
+    # a body): joined sides of 0, 1 and many bytes, on either side.
+    key = tgcrypto_ffi.AuthKey(AUTH)
+    plain = os.urandom(28) + (100 - 32).to_bytes(4, "little") + os.urandom(68)
+    pad = os.urandom(12)
+    want = key.encrypt_message(plain, padding=pad)
+    splits = [(0, 0), (1, 1), (0, 1), (1, 2), (99, 99), (99, 100), (98, 99), (40, 60), (0, 100), (100, 100)]
+    for a, b in splits:
+        parts = (plain[:a], plain[a:b], plain[b:])
+        assert key.encrypt_message(parts, padding=pad) == want, (a, b)
+        assert key.encrypt_message([bytearray(x) for x in parts], padding=pad) == want, (a, b)
+    assert key.encrypt_message([plain[i:i + 1] for i in range(100)], padding=pad) == want

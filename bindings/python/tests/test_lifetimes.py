@@ -23,29 +23,50 @@ def message(n):
     return os.urandom(28) + (n - 32).to_bytes(4, "little") + os.urandom(n - 32)
 
 
+class gil_only_released_by_calls:
+    """With the switch interval at 1000 s no thread is made to give up the GIL:
+    a thread waiting for it gets it only when the holder blocks or a C call
+    releases it. So close() below, once started.wait() returns, runs while
+    the other thread is inside its GIL-free call (or after a short call
+    ended), never between started.set() and the call."""
+
+    def __enter__(self):
+        self.old = sys.getswitchinterval()
+        sys.setswitchinterval(1000)
+
+    def __exit__(self, *exc):
+        sys.setswitchinterval(self.old)
+
+
 def race_close(call, close, tries=6):
     """Runs call() in a thread and close() as soon as it started; returns the
     call's results (one per try; a call that found the object closed gives None)."""
     results = []
     for _ in range(tries):
-        started, out = threading.Event(), {}
-
-        def run():
-            started.set()
-            try:
-                out["value"] = call()
-            except ValueError as e:
-                out["value"] = None
-                out["error"] = str(e)
-
-        t = threading.Thread(target=run)
-        t.start()
-        started.wait()
-        time.sleep(0.0005 * len(results))  # land at different points of the call
-        close()
-        t.join()
-        results.append(out)
+        with gil_only_released_by_calls():
+            results.append(race_once(call, close, 0.0005 * len(results)))
     return results
+
+
+def race_once(call, close, delay):
+    """One race of race_close: the call in a thread, close() once it started."""
+    started, out = threading.Event(), {}
+
+    def run():
+        started.set()
+        try:
+            out["value"] = call()
+        except ValueError as e:
+            out["value"] = None
+            out["error"] = str(e)
+
+    t = threading.Thread(target=run)
+    t.start()
+    started.wait()
+    time.sleep(delay)  # land at different points of the call
+    close()
+    t.join()
+    return out
 
 
 def test_auth_key_closed_during_encrypt_and_decrypt_gives_the_right_bytes():
@@ -103,6 +124,9 @@ def test_context_closed_during_update(kind):
         results += race_close(call, lambda: ctxs[-1].close(), tries=1)
     for out in results:
         assert out["value"] == want if out["value"] is not None else out["error"] == f"{kind}Context is closed"
+    # close() came while the update ran without the GIL: it waited for the update to end
+    # (PyPy's GIL may not follow the switch interval, and free-threaded builds have none)
+    assert FREE_THREADED or PYPY or any(out["value"] is not None for out in results), "close() always won"
     for c in ctxs:
         assert c.closed
         with pytest.raises(ValueError, match=f"^{kind}Context is closed$"):
@@ -111,6 +135,20 @@ def test_context_closed_during_update(kind):
         with pytest.raises(ValueError, match=f"^{kind}Context is closed$"):
             with c:
                 pass
+
+
+def test_position_waits_for_a_running_update():
+    # position() while another thread's update runs without the GIL waits for
+    # the context's lock, and reports the position after that update
+    data = os.urandom(16 << 20)
+    ctx, seen = tgcrypto_ffi.CTRContext(K, IV32[:16]), []
+    with gil_only_released_by_calls():
+        out = race_once(lambda: ctx.update(data), lambda: seen.append(ctx.position()), 0)
+    assert out["value"] == tgcrypto_ffi.CTRContext(K, IV32[:16]).update(data)
+    end = ((int.from_bytes(IV32[:16], "big") + len(data) // 16) % 2**128).to_bytes(16, "big")
+    # without the switch-interval guarantee position() may also come before the update
+    allowed = [(end, 0)] if not (FREE_THREADED or PYPY) else [(end, 0), (IV32[:16], 0)]
+    assert len(seen) == 1 and seen[0] in allowed
 
 
 RESIZE_CALLS = {

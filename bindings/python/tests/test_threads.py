@@ -3,6 +3,8 @@ single-threaded answers; one context shared by threads is updated one call
 at a time; an AuthKey closed while another thread uses it; and the GIL is
 released for large inputs (another Python thread runs during the call)."""
 import os
+import sys
+import sysconfig
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -13,6 +15,8 @@ import tgcrypto_ffi
 from tgcrypto_ffi import cryptg, tgcrypto
 
 from conftest import cases
+
+FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
 
 def ctr_call(data, key, iv):
@@ -235,3 +239,64 @@ def test_hashes_from_many_threads(name):
 
     with ThreadPoolExecutor(5) as pool:
         assert sum(pool.map(run, range(5))) == 0
+
+
+def others_ran_during(call):
+    """True when another Python thread ran while call() did. The switch
+    interval is set to 1000 s, so a thread holding the GIL is never asked to
+    give it up: the counter thread (which sleeps 0.1 ms between increments,
+    without the GIL) can only take the GIL while the main thread releases it.
+    A call that keeps the GIL therefore sees the counter unchanged, always; a
+    call that releases it normally sees it move (a loaded machine may give
+    the counter no CPU: the caller retries)."""
+    count, stop, ready = [0], threading.Event(), threading.Event()
+
+    def counter():
+        ready.set()
+        while not stop.is_set():
+            count[0] += 1
+            time.sleep(0.0001)
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1000)
+    t = threading.Thread(target=counter)
+    try:
+        t.start()
+        ready.wait()
+        time.sleep(0.01)
+        before = count[0]
+        call()
+        after = count[0]
+    finally:
+        stop.set()
+        sys.setswitchinterval(old)
+        t.join()
+    return after != before
+
+
+def test_gil_is_released_by_messages_hashes_and_factorization():
+    auth = tgcrypto_ffi.AuthKey(os.urandom(256))
+    n = 1 << 22  # ~4 ms of work at 1 GB/s, far above NOGIL_MIN
+    plain = os.urandom(28) + (n - 32).to_bytes(4, "little") + os.urandom(n - 32)
+    packet = auth.encrypt_message(plain, server=True)
+    big = os.urandom(1 << 24)
+    key, iv = os.urandom(32), os.urandom(32)
+    # products of two primes near 2^31 (the slow end of Pollard-Brent)
+    pq = 2147483647 * 2147483629
+    calls = [
+        ("AuthKey.encrypt_message", lambda: auth.encrypt_message(plain)),
+        ("AuthKey.decrypt_message", lambda: auth.decrypt_message(packet)),
+        ("sha256", lambda: tgcrypto_ffi.sha256(big)),
+        ("sha1", lambda: tgcrypto_ffi.sha1(big)),
+        ("sha256 of parts", lambda: tgcrypto_ffi.sha256(big, b"x")),  # the parts' total decides
+        ("encrypt_ige", lambda: cryptg.encrypt_ige(big, key, iv)),
+        ("factorize_pq_pair", lambda: [cryptg.factorize_pq_pair(pq) for _ in range(20)]),
+    ]
+    for name, call in calls:
+        deadline = time.monotonic() + 5
+        while not others_ran_during(call):
+            assert time.monotonic() < deadline, name + " kept the GIL"
+    # the check itself: a call that keeps the GIL never lets the counter move
+    # (on CPython with a GIL; PyPy's GIL may not follow the switch interval)
+    if not FREE_THREADED and sys.implementation.name != "pypy":
+        assert not any(others_ran_during(lambda: bytes(big) * 4) for _ in range(3))
