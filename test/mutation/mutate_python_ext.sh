@@ -44,12 +44,12 @@ run() {  # run NAME LIMITED TARGETS...
 EXTRA="$*"
 PY_SRC=$(ls bindings/python/src/tgcrypto_ffi/*.py)
 status=0
-# the rule mutants first (the ones that must all be caught), then the Python
-# sources, then the rest of the C
+# the rule mutants first (the ones that must all be caught), then the rest of
+# the C, then the Python sources
 run bindings-python-abi3-rules 1 $FILES --rules GIL,lock,lifetime,length || status=1
-run bindings-python-src 1 $PY_SRC || status=1
-run bindings-python-3.13 0 $EXT/native.h || status=1
 run bindings-python-abi3-other 1 $FILES --rules other || status=1
+run bindings-python-3.13 0 $EXT/native.h || status=1
+run bindings-python-src 1 $PY_SRC || status=1
 python3 test/mutation/mutate_files.py --target $FILES $PY_SRC --build-cmd "see mutate_python_ext.sh" \
     --test-cmd "see mutate_python_ext.sh (abi3 build, and the 3.13 build for native.h)" \
     --name bindings-python --equivalent test/mutation/equivalent_bindings_python.txt \
