@@ -262,3 +262,26 @@ def test_plaintext_in_parts_encrypts_as_the_whole():
         assert key.encrypt_message(parts, padding=pad) == want, (a, b)
         assert key.encrypt_message([bytearray(x) for x in parts], padding=pad) == want, (a, b)
     assert key.encrypt_message([plain[i:i + 1] for i in range(100)], padding=pad) == want
+
+
+def test_default_padding_is_fresh_random_bytes_across_pool_refills():
+    # The pool hands out 128 slots of 32 bytes, then draws 4 KiB again: over
+    # three refills every padding (read back by decrypting the packet with
+    # the MTProto 2.0 key derivation, hashlib's SHA-256) differs from every
+    # other and from zeros.
+    import hashlib
+
+    secret = os.urandom(256)
+    key = tgcrypto_ffi.AuthKey(secret)
+    plain = os.urandom(28) + (4).to_bytes(4, "little") + os.urandom(4)  # 36 bytes: 12 of padding
+    seen = set()
+    for _ in range(3 * 128 + 5):
+        packet = key.encrypt_message(plain)
+        msg_key = packet[8:24]
+        a = hashlib.sha256(msg_key + secret[0:36]).digest()  # client -> server: x = 0
+        b = hashlib.sha256(secret[40:76] + msg_key).digest()
+        aes_key, aes_iv = a[:8] + b[8:24] + a[24:32], b[:8] + a[8:24] + b[24:32]
+        whole = tgcrypto.ige256_decrypt(packet[24:], aes_key, aes_iv)
+        assert whole[:36] == plain
+        seen.add(whole[36:])
+    assert len(seen) == 3 * 128 + 5 and bytes(12) not in seen

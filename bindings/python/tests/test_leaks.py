@@ -82,6 +82,14 @@ def traced_growth(call, n):
         tracemalloc.stop()
 
 
+def fails(fn, *args):
+    try:
+        fn(*args)
+    except TypeError:
+        return
+    raise AssertionError("no TypeError")
+
+
 def test_python_memory_flat_over_a_million_calls():
     data16, key = os.urandom(16), tgcrypto_ffi.AuthKey(os.urandom(256))
     plain = os.urandom(28) + (4).to_bytes(4, "little") + os.urandom(4)
@@ -95,6 +103,13 @@ def test_python_memory_flat_over_a_million_calls():
         (lambda: tgcrypto_ffi.AuthKey(K * 8), cases(10**5)),
         (lambda: key.encrypt_message([plain[:16], plain[16:]], padding=bytes(12)), cases(10**5)),  # list -> tuple
         (lambda: key.encrypt_message((plain[:16], plain[16:24], plain[24:]), padding=bytes(12)), cases(10**5)),
+        # what the error paths and the small functions make: the type names in
+        # TypeErrors, the index of pq (a fresh int each call), backends()' tuples
+        (lambda: fails(cryptg.factorize_pq_pair, 1.5), cases(10**5)),
+        (lambda: cryptg.factorize_pq_pair(101 * int("103")), cases(10**5)),
+        (lambda: fails(cryptg.encrypt_ige, 5, K, IV32), cases(10**5)),
+        (lambda: fails(tgcrypto_ffi.set_backend, 5), cases(10**5)),
+        (lambda: tgcrypto_ffi.backends(), cases(10**5)),
     ]:
         assert block_growth(call, n) < 1000  # one leaked object per call would be n (light: 10**6 // 7)
     # the padding pool draws os.urandom(4096) every 128 messages: a larger block than the above counts

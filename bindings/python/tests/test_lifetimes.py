@@ -202,3 +202,12 @@ def test_bytearray_resized_during_a_gil_free_call_is_refused(name):
             break
         assert time.monotonic() < deadline, "the resizing thread never ran during the call"
     assert buf == original
+
+
+@pytest.mark.parametrize("kind", ["CTR", "IGE", "CBC"])
+def test_a_closed_context_refuses_an_empty_update_too(kind):
+    c = getattr(tgcrypto_ffi, f"{kind}Context")(K, IV32 if kind == "IGE" else IV32[:16])
+    assert c.update(b"") == b""
+    c.close()
+    with pytest.raises(ValueError, match=f"^{kind}Context is closed$"):
+        c.update(b"")
