@@ -320,6 +320,8 @@ def main():
     ap.add_argument("--sanitize-cmd", default=None, help="run on a mutant the tests miss; failing catches it")
     ap.add_argument("--resume", nargs="+", default=[], help="earlier runs' output: their verdicts are reused")
     ap.add_argument("--no-run", action="store_true", help="with --resume: only report, run nothing")
+    ap.add_argument("--keep-survivors", action="store_true",
+                    help="with --resume: an earlier survivor is not run again (the tests have not changed since)")
     ap.add_argument("--artifact", default=None,
                     help="glob (relative to the tree) of what the build makes: a mutant that builds to the same bytes "
                          "is not compiled in this configuration (an #if branch not taken) and counts as invalid")
@@ -349,7 +351,7 @@ def main():
             if m and not (m.group(1) == "invalid" and earlier.get(m.group(2), ("invalid",))[0] != "invalid"):
                 earlier[m.group(2)] = (m.group(1), log, m.group(3))
     for m in mutants:
-        if m.id in earlier and (args.no_run or earlier[m.id][0] != "survived"):
+        if m.id in earlier and (args.no_run or args.keep_survivors or earlier[m.id][0] != "survived"):
             status, log, detail = earlier[m.id]
             m.status, m.detail = status, "%s; in an earlier run (%s)" % (detail[:160], os.path.basename(log))
         elif args.no_run:

@@ -21,7 +21,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 TESTS="test_boundary.py test_server_flag_and_install.py test_tgcrypto.py test_cryptg.py test_vectors.py test_toplevel.py"
 TESTS="$TESTS test_lifetimes.py test_leaks.py test_threads.py test_pyrogram_layer.py test_telethon_layer.py"
-TESTS="$TESTS test_differential.py test_contract.py test_clients.py test_package.py test_install_clients.py -k 'not test_distribution_has_no_top_level'"
+TESTS="$TESTS test_differential.py test_contract.py test_clients.py test_package.py"
+# the Python sources also against install()'s child-interpreter cases (9 s more per survivor)
+SRC_TESTS="$TESTS test_install_clients.py -k 'not test_distribution_has_no_top_level'"
+TESTS="$TESTS -k 'not test_distribution_has_no_top_level'"
 # once here: the venv (with cipheron and the clients for test_toplevel.py) and the core's cached objects
 bindings/python/tests/quick.sh --co -q >/dev/null
 LIMITED=1 bindings/python/tests/quick.sh --co -q >/dev/null
@@ -32,13 +35,13 @@ FILES="$EXT/contexts.c $EXT/auth_key.c $EXT/tgcrypto_calls.c $EXT/padding_pool.c
 FILES="$FILES $EXT/args.c $EXT/backends.c $EXT/module.c $EXT/native.h"
 day=$(date +%F)
 res=test/mutation/results
-run() {  # run NAME LIMITED TARGETS...
-    local name=$1 limited=$2
-    shift 2
+run() {  # run NAME LIMITED TESTS TARGETS...
+    local name=$1 limited=$2 tests=$3
+    shift 3
     nice -n 15 python3 test/mutation/mutate_files.py --target "$@" \
         --build-cmd "LIMITED=$limited $ver/bin/python bindings/python/tests/quick_build.py .mutant-pkg" \
         --artifact ".mutant-pkg/tgcrypto_ffi/*" \
-        --test-cmd "root=\$PWD; cd bindings/python/tests && PYTHONPATH=\$root/.mutant-pkg TGFFI_LEVEL=light $PWD/$ver/bin/python -m pytest -x -q -p no:cacheprovider $TESTS" \
+        --test-cmd "root=\$PWD; cd bindings/python/tests && PYTHONPATH=\$root/.mutant-pkg TGFFI_LEVEL=light $PWD/$ver/bin/python -m pytest -x -q -p no:cacheprovider $tests" \
         --name "$name" --equivalent test/mutation/equivalent_bindings_python.txt $EXTRA
 }
 EXTRA="$*"
@@ -46,10 +49,10 @@ PY_SRC=$(ls bindings/python/src/tgcrypto_ffi/*.py)
 status=0
 # the rule mutants first (the ones that must all be caught), then the rest of
 # the C, then the Python sources
-run bindings-python-abi3-rules 1 $FILES --rules GIL,lock,lifetime,length || status=1
-run bindings-python-abi3-other 1 $FILES --rules other || status=1
-run bindings-python-3.13 0 $EXT/native.h || status=1
-run bindings-python-src 1 $PY_SRC || status=1
+run bindings-python-abi3-rules 1 "$TESTS" $FILES --rules GIL,lock,lifetime,length || status=1
+run bindings-python-abi3-other 1 "$TESTS" $FILES --rules other || status=1
+run bindings-python-3.13 0 "$TESTS" $EXT/native.h || status=1
+run bindings-python-src 1 "$SRC_TESTS" $PY_SRC || status=1
 python3 test/mutation/mutate_files.py --target $FILES $PY_SRC --build-cmd "see mutate_python_ext.sh" \
     --test-cmd "see mutate_python_ext.sh (abi3 build, and the 3.13 build for native.h)" \
     --name bindings-python --equivalent test/mutation/equivalent_bindings_python.txt \
