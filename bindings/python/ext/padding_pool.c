@@ -7,7 +7,8 @@
  * fresh draw unless another thread refilled it first. */
 #include "native.h"
 
-#define POOL_SIZE 4096
+#define POOL_SLOTS 128 /* slots per os.urandom draw */
+#define POOL_SIZE (POOL_SLOTS * PADDING_SLOT) /* whole slots: a slot never runs past the pool */
 static uint8_t pool[POOL_SIZE];
 static size_t pool_next = POOL_SIZE;
 static ext_lock pool_lock;
