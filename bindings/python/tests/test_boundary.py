@@ -285,3 +285,12 @@ def test_default_padding_is_fresh_random_bytes_across_pool_refills():
         assert whole[:36] == plain
         seen.add(whole[36:])
     assert len(seen) == 3 * 128 + 5 and bytes(12) not in seen
+
+
+@pytest.mark.parametrize("kind,iv", [("CTR", 16), ("IGE", 32), ("CBC", 16)])
+def test_context_argument_errors_name_their_class(kind, iv):
+    cls = getattr(tgcrypto_ffi, f"{kind}Context")
+    with pytest.raises(TypeError, match=f"{kind}Context"):
+        cls(bytes(32), bytes(iv), nonsense=1)
+    with pytest.raises(TypeError, match=f"{kind}Context"):
+        cls(bytes(32))
