@@ -186,8 +186,11 @@ def test_each_object_gives_back_its_reference_to_its_type():
 def test_close_frees_the_key_at_once():
     # close() gives the native key back while the AuthKey object lives on
     keys = [tgcrypto_ffi.AuthKey(os.urandom(256)) for _ in range(2000)]
-    for k in keys:  # each used once first: a call must give its use of the key back
+    for k in keys:  # each used first: every call must give its use of the key back
         k.encrypt_message(bytes(36), padding=bytes(12))
+        with pytest.raises(tgcrypto_ffi.MtprotoSecurityError):
+            k.decrypt_message(bytes(72))
+        k.decrypt_message(k.encrypt_message(bytes(36), padding=bytes(12), server=True))
     gc.collect()
     before = native_bytes()
     for k in keys:
