@@ -27,7 +27,7 @@ int padding_pool_init(void) {
 int take_padding(uint8_t out[PADDING_SLOT]) {
     for (;;) {
         ext_lock_acquire(&pool_lock);
-        if (pool_next < POOL_SIZE) {
+        if (pool_next + PADDING_SLOT <= POOL_SIZE) { /* a whole slot is left */
             memcpy(out, pool + pool_next, PADDING_SLOT);
             wipe(pool + pool_next, PADDING_SLOT);
             pool_next += PADDING_SLOT;
@@ -38,7 +38,7 @@ int take_padding(uint8_t out[PADDING_SLOT]) {
         uint8_t fresh[POOL_SIZE];
         if (random_bytes(fresh, POOL_SIZE) < 0) return -1;
         ext_lock_acquire(&pool_lock);
-        if (pool_next >= POOL_SIZE) {
+        if (pool_next + PADDING_SLOT > POOL_SIZE) {
             memcpy(pool, fresh, POOL_SIZE);
             pool_next = 0;
         }

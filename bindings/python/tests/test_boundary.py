@@ -294,3 +294,39 @@ def test_context_argument_errors_name_their_class(kind, iv):
         cls(bytes(32), bytes(iv), nonsense=1)
     with pytest.raises(TypeError, match=f"{kind}Context"):
         cls(bytes(32))
+
+
+def test_in_place_iv_and_state_are_written_exactly_and_only_where_writable():
+    # iv and state as views into larger buffers: the bytes around them stay
+    # (16 bytes of iv, 1 of state, not one more); a read-only one beside a
+    # writable one stays as it was.
+    def views(n):
+        whole = bytearray(b"\xa5" * (n + 32))
+        return whole, memoryview(whole)[16:16 + n]
+
+    data = b"x" * 40
+    want_ctr_iv, want_state = bytearray(IV16), bytearray([5])
+    want_ctr = tgcrypto.ctr256_encrypt(data, K, want_ctr_iv, want_state)
+    iv_whole, iv = views(16)
+    iv[:] = IV16
+    st_whole, st = views(1)
+    st[0] = 5
+    assert tgcrypto.ctr256_encrypt(data, K, iv, st) == want_ctr
+    assert bytes(iv) == want_ctr_iv and st[0] == want_state[0]
+    assert iv_whole[:16] == iv_whole[32:] == b"\xa5" * 16 and st_whole[:16] == st_whole[17:] == b"\xa5" * 16
+    # one of the two read-only: only the other is written
+    ro_iv = bytes(IV16)
+    st2 = bytearray([5])
+    assert tgcrypto.ctr256_encrypt(data, K, ro_iv, st2) == want_ctr
+    assert ro_iv == IV16 and st2[0] == want_state[0]
+    iv3 = bytearray(IV16)
+    assert tgcrypto.ctr256_encrypt(data, K, iv3, bytes([5])) == want_ctr
+    assert iv3 == want_ctr_iv
+    # CBC writes its last ciphertext block into a writable iv, and nothing past it
+    want_cbc_iv = bytearray(IV16)
+    want_cbc = tgcrypto.cbc256_encrypt(b"y" * 32, K, want_cbc_iv)
+    cbc_whole, cbc_iv = views(16)
+    cbc_iv[:] = IV16
+    assert tgcrypto.cbc256_encrypt(b"y" * 32, K, cbc_iv) == want_cbc
+    assert bytes(cbc_iv) == want_cbc_iv == want_cbc[-16:]
+    assert cbc_whole[:16] == cbc_whole[32:] == b"\xa5" * 16
