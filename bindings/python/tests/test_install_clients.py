@@ -32,7 +32,8 @@ with warnings.catch_warnings(record=True) as caught:
         tgcrypto_ffi.install()
     elif case in ("untested", "untested-allowed"):
         _patching.TESTED_VERSIONS["pyrogram"] = ("0.0.0",)
-        tgcrypto_ffi.install(allow_untested_versions=case == "untested-allowed")
+        # the default must be to leave an untested version alone
+        tgcrypto_ffi.install(**({"allow_untested_versions": True} if case == "untested-allowed" else {}))
         import pyrogram.crypto.mtproto as m, telethon.network.mtprotostate as t
     elif case == "no-cryptg":
         tgcrypto_ffi.install(cryptg=False)
