@@ -31,6 +31,14 @@ def test_public_names():
     assert isinstance(tgcrypto_ffi.__version__, str) and tgcrypto_ffi.__version__
 
 
+def test_backends_lists_each_backend_once_by_name():
+    listed = tgcrypto_ffi.backends()
+    names = [n for n, _ in listed]
+    assert all(type(n) is str and n for n in names) and len(set(names)) == len(names)
+    assert all(type(a) is bool for _, a in listed) and "soft" in names
+    assert tgcrypto_ffi.available_backends() == [n for n, a in listed if a]
+
+
 def test_has_aesni_means_a_hardware_backend(monkeypatch):
     for listed, want in (([("soft", True)], False), ([("aesni", True), ("soft", True)], True),
                          ([("aesni", False), ("soft", True)], False), ([("armce", True)], True)):
