@@ -53,8 +53,6 @@
  * threads wait less than the switch would cost. */
 #define NOGIL_MIN 4096
 
-
-
 /* A lock that is correct with and without the GIL. Waiting for it never
  * blocks other Python threads: PyMutex detaches the thread state while it
  * waits (CPython 3.13+, not in the limited API); the PyThread lock is first

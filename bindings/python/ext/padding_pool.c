@@ -24,10 +24,13 @@ int padding_pool_init(void) {
     return 0;
 }
 
+/* A whole slot is left in the pool (read under pool_lock). */
+static int slot_left(void) { return pool_next + PADDING_SLOT <= POOL_SIZE; }
+
 int take_padding(uint8_t out[PADDING_SLOT]) {
     for (;;) {
         ext_lock_acquire(&pool_lock);
-        if (pool_next + PADDING_SLOT <= POOL_SIZE) { /* a whole slot is left */
+        if (slot_left()) {
             memcpy(out, pool + pool_next, PADDING_SLOT);
             wipe(pool + pool_next, PADDING_SLOT);
             pool_next += PADDING_SLOT;
@@ -38,7 +41,7 @@ int take_padding(uint8_t out[PADDING_SLOT]) {
         uint8_t fresh[POOL_SIZE];
         if (random_bytes(fresh, POOL_SIZE) < 0) return -1;
         ext_lock_acquire(&pool_lock);
-        if (pool_next + PADDING_SLOT > POOL_SIZE) {
+        if (!slot_left()) {
             memcpy(pool, fresh, POOL_SIZE);
             pool_next = 0;
         }

@@ -15,6 +15,7 @@ import tgcrypto_ffi
 from tgcrypto_ffi import cryptg, tgcrypto
 
 from conftest import cases
+from test_lifetimes import gil_only_released_by_calls
 
 FREE_THREADED = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
 
@@ -257,20 +258,18 @@ def others_ran_during(call):
             count[0] += 1
             time.sleep(0.0001)
 
-    old = sys.getswitchinterval()
-    sys.setswitchinterval(1000)
     t = threading.Thread(target=counter)
-    try:
-        t.start()
-        ready.wait()
-        time.sleep(0.01)
-        before = count[0]
-        call()
-        after = count[0]
-    finally:
-        stop.set()
-        sys.setswitchinterval(old)
-        t.join()
+    with gil_only_released_by_calls():
+        try:
+            t.start()
+            ready.wait()
+            time.sleep(0.01)
+            before = count[0]
+            call()
+            after = count[0]
+        finally:
+            stop.set()
+            t.join()
     return after != before
 
 
