@@ -21,7 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 TESTS="test_boundary.py test_server_flag_and_install.py test_tgcrypto.py test_cryptg.py test_vectors.py test_toplevel.py"
 TESTS="$TESTS test_lifetimes.py test_leaks.py test_threads.py test_pyrogram_layer.py test_telethon_layer.py"
-TESTS="$TESTS test_differential.py test_contract.py test_clients.py test_package.py"
+TESTS="$TESTS test_differential.py test_contract.py test_clients.py test_package.py test_patching.py"
 # the Python sources also against install()'s child-interpreter cases (9 s more per survivor)
 SRC_TESTS="$TESTS test_install_clients.py -k 'not test_distribution_has_no_top_level'"
 TESTS="$TESTS -k 'not test_distribution_has_no_top_level'"
