@@ -102,12 +102,16 @@ s = state(); s.auth_key = types.SimpleNamespace(key=None, key_id=None)
 run("encrypt, no key", lambda: encrypt(s, bytes(64)))
 run("decrypt, 7-byte body", lambda: decrypt(state(), bytes(7)))
 run("decrypt, another key's packet", lambda: decrypt(state(), bytes(96)))
+s = state(); s.auth_key.key_id = s.auth_key.key_id ^ 1
+run("decrypt, another key id", lambda: decrypt(s, bytes(96)))
+s = state(); s.auth_key = types.SimpleNamespace(key=None, key_id=None)
+run("decrypt, no key", lambda: decrypt(s, bytes(96)))
 print(json.dumps(out))
 """)
     assert out["encrypt, 16 bytes of data"] == ["bytes", []]
     for case in ("encrypt, 15 bytes of data", "encrypt, another key id", "encrypt, 255-byte key", "encrypt, no key"):
         assert out[case] == ["stock encrypt", ["encrypt"]], (case, out[case])
-    for case in ("decrypt, 7-byte body", "decrypt, another key's packet"):
+    for case in ("decrypt, 7-byte body", "decrypt, another key's packet", "decrypt, another key id", "decrypt, no key"):
         assert out[case] == ["stock decrypt", ["decrypt"]], (case, out[case])
 
 
