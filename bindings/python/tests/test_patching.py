@@ -61,6 +61,11 @@ packet = kid + bytes(100)
 run("unpack, 255-byte key", lambda: unpack(BytesIO(packet), sid, key[:255], kid))
 run("unpack, another key id", lambda: unpack(BytesIO(packet), sid, key, bytes(8)))
 run("unpack, not a BytesIO", lambda: unpack(packet, sid, key, kid))
+import struct
+plain = bytes(8) + sid + struct.pack("<qiiI", 1, 7, 4, 0x997275b5)  # msg_id 1, seq_no 7, boolTrue
+good = tgcrypto_ffi.AuthKey(key).encrypt_message(plain, server=True)
+run("unpack, a good packet", lambda: unpack(BytesIO(good), sid, key, kid))
+run("unpack, a good packet under another key id", lambda: unpack(BytesIO(good), sid, key, bytes(8)))
 out["docs"] = [pack.__doc__, unpack.__doc__]
 print(json.dumps(out))
 """)
@@ -68,7 +73,9 @@ print(json.dumps(out))
     for case in ("pack, 255-byte key", "pack, key as bytearray", "pack, another key id", "pack, 31-byte plaintext"):
         assert out[case] == stock_pack, (case, out[case])
     assert out["pack, 32-byte plaintext"] == ["bytes", []]
-    for case in ("unpack, 255-byte key", "unpack, another key id", "unpack, not a BytesIO"):
+    assert out["unpack, a good packet"] == ["Message", []]
+    for case in ("unpack, 255-byte key", "unpack, another key id", "unpack, not a BytesIO",
+                 "unpack, a good packet under another key id"):
         assert out[case] == stock_unpack, (case, out[case])
     assert out["docs"] == ["pyrogram.crypto.mtproto.pack over tgcrypto_ffi.AuthKey.encrypt_message (one native call)",
                            "pyrogram.crypto.mtproto.unpack over tgcrypto_ffi.AuthKey.decrypt_message (one native call)"]
@@ -182,7 +189,7 @@ class Legacy:  # a finder of the old protocol: no find_spec
     def find_module(self, name, path=None):
         return None
 sys.meta_path.insert(0, Hook())
-sys.meta_path.insert(1, Legacy())
+sys.meta_path.insert(0, Legacy())  # asked before the hook
 tgcrypto_ffi.install(cryptg=False)
 out["ours first"] = sys.meta_path.index(_patching._finder) == 0
 import pyrogram.crypto.mtproto as m
