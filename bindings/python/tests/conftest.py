@@ -5,8 +5,10 @@ and property tests draw (light: about a seventh; every test still runs).
 TGFFI_COUNTS=path: the "passed failed" counts are written there for run.sh.
 TGFFI_SEED: the random seed (printed in the header so a failure can be replayed).
 """
+import json
 import os
 import random
+import subprocess
 import sys
 
 import pytest
@@ -19,6 +21,14 @@ SEED = int(os.environ.get("TGFFI_SEED", random.SystemRandom().randrange(2**32)))
 # "y*" for a non-buffer and a strided view, and the int conversion cryptg's pyo3 uses
 # (PyPy's cpyext words them its own way; the PyPy builds of TgCrypto 1.2.5 and cryptg say these).
 PYPY = sys.implementation.name == "pypy"
+
+
+def json_from_child(code):
+    """Runs ``code`` in a fresh interpreter (for whatever touches sys.modules) and returns the
+    JSON its last line of output prints; a failing child fails the test with its stderr."""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return json.loads(r.stdout.strip().splitlines()[-1])
 
 
 def no_buffer_message(type_name):

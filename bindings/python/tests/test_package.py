@@ -3,13 +3,12 @@ reports, warns and logs, uninstall() after a second install(), and the
 cache of native AuthKeys the fused message layers share (_keys.py).
 Whatever touches sys.modules runs in a child interpreter."""
 import hashlib
-import json
 import os
 import struct
-import subprocess
-import sys
 
 import pytest
+
+from conftest import json_from_child
 
 import tgcrypto_ffi
 from tgcrypto_ffi import _keys
@@ -20,9 +19,7 @@ PUBLIC = {"install", "uninstall", "replacements", "has_aesni", "get_backend", "s
 
 
 def child(code):
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    return json_from_child(code)
 
 
 def test_public_names():

@@ -14,9 +14,7 @@
   find_spec is passed over; a loader without exec_module is left unwrapped and the import
   still works.
 """
-import json
-import subprocess
-import sys
+from conftest import json_from_child
 
 PRELUDE = r"""
 import asyncio, importlib, importlib.machinery, importlib.util, json, logging, os, sys, types, warnings
@@ -28,13 +26,14 @@ logging.getLogger("tgcrypto_ffi").addHandler(Grab()); logging.getLogger("tgcrypt
 import tgcrypto_ffi
 from tgcrypto_ffi import _keys, _patching
 out = {}
+calls = []  # the client functions a fused one handed over to
+def run(name, f):  # out[name]: what f returned (a str, or its type's name) and the handovers
+    calls.clear(); r = f(); out[name] = [r if isinstance(r, str) else type(r).__name__, list(calls)]
 """
 
 
 def child(code):
-    r = subprocess.run([sys.executable, "-c", PRELUDE + code], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr[-3000:]
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    return json_from_child(PRELUDE + code)
 
 
 def test_pyrogram_layer_falls_back_to_the_clients_own_functions():
@@ -42,7 +41,6 @@ def test_pyrogram_layer_falls_back_to_the_clients_own_functions():
 import pyrogram.crypto.mtproto as mod
 from tgcrypto_ffi import _pyrogram
 from io import BytesIO
-calls = []
 def stock_pack(*a): calls.append("pack"); return "stock pack"
 def stock_unpack(*a): calls.append("unpack"); return "stock unpack"
 pack, unpack = _pyrogram.fused_pair(mod, stock_pack, stock_unpack)
@@ -50,8 +48,6 @@ key = os.urandom(256); kid = tgcrypto_ffi.AuthKey(key).id; sid = os.urandom(8)
 class Body:  # a message whose write() gives n bytes
     def __init__(self, n): self.n = n
     def write(self): return bytes(self.n)
-def run(name, f):
-    calls.clear(); r = f(); out[name] = [r if isinstance(r, str) else type(r).__name__, list(calls)]
 run("pack, 255-byte key", lambda: pack(Body(16), 1, sid, key[:255], kid))
 run("pack, key as bytearray", lambda: pack(Body(16), 1, sid, bytearray(key), kid))
 run("pack, another key id", lambda: pack(Body(16), 1, sid, key, bytes(8)))
@@ -87,7 +83,6 @@ import collections
 import telethon.network.mtprotostate as mod
 from telethon.crypto import AuthKey
 from tgcrypto_ffi import _telethon
-calls = []
 def stock_encrypt(self, data): calls.append("encrypt"); return "stock encrypt"
 def stock_decrypt(self, body): calls.append("decrypt"); return "stock decrypt"
 encrypt, decrypt = _telethon.fused_state_methods(mod, stock_encrypt, stock_decrypt)
@@ -97,8 +92,6 @@ def state():
     s = mod.MTProtoState(AuthKey(key), loggers)
     s.salt, s.id = 1, 2
     return s
-def run(name, f):
-    calls.clear(); r = f(); out[name] = [r if isinstance(r, str) else type(r).__name__, list(calls)]
 run("encrypt, 15 bytes of data", lambda: encrypt(state(), bytes(15)))
 run("encrypt, 16 bytes of data", lambda: encrypt(state(), bytes(16)))
 s = state(); s.auth_key.key_id = s.auth_key.key_id ^ 1

@@ -2,12 +2,11 @@
 the server, server=0 the client), and install()'s per-module flags and
 uninstall() restoring exactly what sys.modules held (each in a child
 process: they change sys.modules)."""
-import json
 import os
-import subprocess
-import sys
 
 import pytest
+
+from conftest import json_from_child
 
 import tgcrypto_ffi
 
@@ -53,9 +52,7 @@ def test_server_value_whose_truth_fails_raises():
 
 
 def child(code):
-    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    return json_from_child(code)
 
 
 FLAGS = r"""
