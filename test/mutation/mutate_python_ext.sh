@@ -19,14 +19,14 @@
 # installed wheel: left out here (run.sh runs them on every interpreter).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-TESTS="test_boundary.py test_server_flag_and_install.py test_tgcrypto.py test_cryptg.py test_vectors.py test_toplevel.py"
-TESTS="$TESTS test_lifetimes.py test_leaks.py test_threads.py test_pyrogram_layer.py test_telethon_layer.py"
-TESTS="$TESTS test_differential.py test_contract.py test_clients.py test_package.py test_patching.py"
-# the Python sources also against install()'s child-interpreter cases (9 s more per survivor),
-# the files that test the package's Python first (pytest -x stops at the first failure)
-SRC_TESTS="test_patching.py test_package.py test_install_clients.py test_pyrogram_layer.py test_telethon_layer.py"
-SRC_TESTS="$SRC_TESTS $(echo "$TESTS" | tr ' ' '\n' | grep -v -x -e test_patching.py -e test_package.py -e test_pyrogram_layer.py -e test_telethon_layer.py | tr '\n' ' ')"
-SRC_TESTS="$SRC_TESTS -k 'not test_distribution_has_no_top_level'"
+# the files that test the package's Python, then those that test the C
+PKG_TESTS="test_patching.py test_package.py test_pyrogram_layer.py test_telethon_layer.py"
+C_TESTS="test_boundary.py test_server_flag_and_install.py test_tgcrypto.py test_cryptg.py test_vectors.py test_toplevel.py"
+C_TESTS="$C_TESTS test_lifetimes.py test_leaks.py test_threads.py test_differential.py test_contract.py test_clients.py"
+TESTS="$C_TESTS $PKG_TESTS"
+# the Python sources: their own files first (pytest -x stops at the first failure), and also
+# install()'s child-interpreter cases (9 s more per survivor)
+SRC_TESTS="$PKG_TESTS test_install_clients.py $C_TESTS -k 'not test_distribution_has_no_top_level'"
 TESTS="$TESTS -k 'not test_distribution_has_no_top_level'"
 # once here: the venv (with cipheron and the clients for test_toplevel.py) and the core's cached objects
 bindings/python/tests/quick.sh --co -q >/dev/null
