@@ -45,14 +45,39 @@ interface ProcessEnvironment {
   readonly arch: string;
 }
 
-const runtimeGlobals = globalThis as { Deno?: DenoEnvironment; process?: ProcessEnvironment };
+/** The two file-system calls made here (node:fs, which Bun and Deno provide too). */
+export interface FileSystem {
+  statSync(path: string): { isFile(): boolean };
+  readFileSync(path: string, encoding: "utf8"): string;
+}
+
+/**
+ * Everything the search reads from outside: the runtime globals (the
+ * environment, the platform, Deno's permissions) and the file system. Every
+ * exported function takes one, by default {@link processHost}; the tests pass
+ * stubs to walk each decision.
+ */
+export interface LocateHost {
+  readonly Deno?: DenoEnvironment;
+  readonly process?: ProcessEnvironment;
+  readonly fs: FileSystem;
+}
+
+/** This process: its `Deno` or `process` global, read at the call, and node:fs. */
+export function processHost(): LocateHost {
+  const globals = globalThis as { Deno?: DenoEnvironment; process?: ProcessEnvironment };
+  return { Deno: globals.Deno, process: globals.process, fs: { statSync, readFileSync } };
+}
 
 /**
  * False when Deno has not granted `descriptor`. Asked with `querySync` first
  * so that merely importing the package never triggers a permission prompt.
  */
-function denoGranted(descriptor: { name: "env"; variable: string } | { name: "read"; path: string }): boolean {
-  const permissions = runtimeGlobals.Deno?.permissions;
+function denoGranted(
+  host: LocateHost,
+  descriptor: { name: "env"; variable: string } | { name: "read"; path: string },
+): boolean {
+  const permissions = host.Deno?.permissions;
   return permissions?.querySync === undefined || permissions.querySync(descriptor).state === "granted";
 }
 
@@ -60,15 +85,15 @@ function denoGranted(descriptor: { name: "env"; variable: string } | { name: "re
  * Reads an environment variable; undefined when unset, empty, or not readable.
  * In Deno a variable without `--allow-env` permission counts as unset.
  */
-export function readEnv(name: string): string | undefined {
+export function readEnv(name: string, host: LocateHost = processHost()): string | undefined {
   let value: string | undefined;
   try {
-    const deno = runtimeGlobals.Deno;
+    const deno = host.Deno;
     if (deno !== undefined) {
-      if (!denoGranted({ name: "env", variable: name })) return undefined;
+      if (!denoGranted(host, { name: "env", variable: name })) return undefined;
       value = deno.env.get(name);
     } else {
-      value = runtimeGlobals.process?.env[name];
+      value = host.process?.env[name];
     }
   } catch {
     return undefined; // permission errors (NotCapable/PermissionDenied): treat as unset
@@ -77,27 +102,27 @@ export function readEnv(name: string): string | undefined {
 }
 
 /** The operating system as Node names it ("linux", "darwin", "win32", ...). */
-export function currentPlatform(): string {
-  const deno = runtimeGlobals.Deno;
+export function currentPlatform(host: LocateHost = processHost()): string {
+  const deno = host.Deno;
   if (deno !== undefined) return deno.build.os === "windows" ? "win32" : deno.build.os;
-  return runtimeGlobals.process?.platform ?? "unknown";
+  return host.process?.platform ?? "unknown";
 }
 
 /** The CPU architecture as Node names it ("x64", "arm64", ...). */
-export function currentArch(): string {
-  const deno = runtimeGlobals.Deno;
+export function currentArch(host: LocateHost = processHost()): string {
+  const deno = host.Deno;
   if (deno !== undefined) {
     const arch = deno.build.arch;
     return arch === "x86_64" ? "x64" : arch === "aarch64" ? "arm64" : arch;
   }
-  return runtimeGlobals.process?.arch ?? "unknown";
+  return host.process?.arch ?? "unknown";
 }
 
 /** "missing" only when the file surely does not exist; a denied stat may still be loadable. */
-function probeFile(path: string): "present" | "missing" | "unknown" {
+function probeFile(host: LocateHost, path: string): "present" | "missing" | "unknown" {
   try {
-    if (!denoGranted({ name: "read", path })) return "unknown";
-    return statSync(path).isFile() ? "present" : "missing";
+    if (!denoGranted(host, { name: "read", path })) return "unknown";
+    return host.fs.statSync(path).isFile() ? "present" : "missing";
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     return code === "ENOENT" || code === "ENOTDIR" ? "missing" : "unknown";
@@ -113,22 +138,22 @@ function probeFile(path: string): "present" | "missing" | "unknown" {
  *
  * @throws {Error} when `TGCRYPTO_LIBC` is neither "musl" nor "glibc"
  */
-export function currentLibc(): "glibc" | "musl" {
-  const override = readEnv(LIBC_ENV);
+export function currentLibc(host: LocateHost = processHost()): "glibc" | "musl" {
+  const override = readEnv(LIBC_ENV, host);
   if (override === "musl" || override === "glibc") return override;
   if (override !== undefined) {
     throw new Error(`tgcrypto-ffi: ${LIBC_ENV} must be "musl" or "glibc", not ${JSON.stringify(override)}`);
   }
   const maps = "/proc/self/maps";
   try {
-    if (denoGranted({ name: "read", path: maps })) {
-      return /\/ld-musl-|\/libc\.musl-/.test(readFileSync(maps, "utf8")) ? "musl" : "glibc";
+    if (denoGranted(host, { name: "read", path: maps })) {
+      return /\/ld-musl-|\/libc\.musl-/.test(host.fs.readFileSync(maps, "utf8")) ? "musl" : "glibc";
     }
   } catch {
     // no /proc (or not readable): fall back to the loader file
   }
-  const loader = `/lib/ld-musl-${currentArch() === "arm64" ? "aarch64" : "x86_64"}.so.1`;
-  return probeFile(loader) === "present" ? "musl" : "glibc";
+  const loader = `/lib/ld-musl-${currentArch(host) === "arm64" ? "aarch64" : "x86_64"}.so.1`;
+  return probeFile(host, loader) === "present" ? "musl" : "glibc";
 }
 
 /**
@@ -136,11 +161,11 @@ export function currentLibc(): "glibc" | "musl" {
  * `zig build dist` names it ("linux-x64-gnu", "darwin-arm64", ...): a
  * description of the platform, and whether a package is published for it.
  */
-export function platformTarget(): { readonly name: string; readonly supported: boolean } {
-  const platform = currentPlatform();
-  const arch = currentArch();
+export function platformTarget(host: LocateHost = processHost()): { readonly name: string; readonly supported: boolean } {
+  const platform = currentPlatform(host);
+  const arch = currentArch(host);
   const base = `${platform}-${arch}`;
-  const name = platform === "linux" ? `${base}-${currentLibc() === "musl" ? "musl" : "gnu"}` : base;
+  const name = platform === "linux" ? `${base}-${currentLibc(host) === "musl" ? "musl" : "gnu"}` : base;
   const supported = ["linux", "darwin", "win32"].includes(platform) && ["x64", "arm64"].includes(arch);
   return { name, supported };
 }
@@ -198,22 +223,22 @@ function packageRoot(): string {
 }
 
 /** The explicit path from the environment, if any (exclusive: a missing file is an error, never a fallback). */
-function fromEnvironment(artifact: NativeArtifact): LibraryCandidate | undefined {
-  const library = readEnv(LIBRARY_PATH_ENV);
+function fromEnvironment(host: LocateHost, artifact: NativeArtifact): LibraryCandidate | undefined {
+  const library = readEnv(LIBRARY_PATH_ENV, host);
   if (artifact === "library") {
     if (library === undefined) return undefined;
-    if (probeFile(library) !== "missing") return { path: library, origin: `$${LIBRARY_PATH_ENV}` };
+    if (probeFile(host, library) !== "missing") return { path: library, origin: `$${LIBRARY_PATH_ENV}` };
     throw new Error(`tgcrypto-ffi: native library not found: ${LIBRARY_PATH_ENV}=${library} does not exist.`);
   }
-  const addon = readEnv(ADDON_PATH_ENV);
+  const addon = readEnv(ADDON_PATH_ENV, host);
   if (addon !== undefined) {
-    if (probeFile(addon) !== "missing") return { path: addon, origin: `$${ADDON_PATH_ENV}` };
+    if (probeFile(host, addon) !== "missing") return { path: addon, origin: `$${ADDON_PATH_ENV}` };
     throw new Error(`tgcrypto-ffi: Node-API addon not found: ${ADDON_PATH_ENV}=${addon} does not exist.`);
   }
   if (library === undefined) return undefined;
   // TGCRYPTO_LIB names a shared library, which Node.js cannot load: the addon ships beside it.
   const beside = fileURLToPath(new URL(`./${ADDON_FILE}`, pathToFileURL(library)));
-  if (probeFile(beside) !== "missing") return { path: beside, origin: `beside $${LIBRARY_PATH_ENV}` };
+  if (probeFile(host, beside) !== "missing") return { path: beside, origin: `beside $${LIBRARY_PATH_ENV}` };
   throw new Error(
     `tgcrypto-ffi: Node-API addon not found: ${LIBRARY_PATH_ENV}=${library} is set, and Node.js loads ` +
       `${ADDON_FILE} from the same directory (${beside} does not exist). Set ${ADDON_PATH_ENV} to the path of ` +
@@ -232,27 +257,32 @@ function fromEnvironment(artifact: NativeArtifact): LibraryCandidate | undefined
  *
  * @param fromPackage finds the artifact in an installed platform package
  *   (default: {@link fileInPlatformPackage})
+ * @param host the environment and file system searched (default: {@link processHost})
  * @throws {Error} naming the platform package it looked for, the detected
  *   platform, the environment overrides, and every path tried.
  */
 export function locateNative(
   artifact: NativeArtifact,
-  fromPackage: PlatformPackageFile = fileInPlatformPackage(artifact === "addon" ? ADDON_FILE : libraryFile(currentPlatform())),
+  fromPackage?: PlatformPackageFile,
+  host: LocateHost = processHost(),
 ): LibraryCandidate {
-  const explicit = fromEnvironment(artifact);
+  const explicit = fromEnvironment(host, artifact);
   if (explicit !== undefined) return explicit;
 
+  const platform = currentPlatform(host);
+
   const dev = {
-    path: fileURLToPath(new URL(devBuildFile(currentPlatform(), artifact), packageRoot())),
+    path: fileURLToPath(new URL(devBuildFile(platform, artifact), packageRoot())),
     origin: "dev build",
   };
-  const devState = probeFile(dev.path);
+  const devState = probeFile(host, dev.path);
   if (devState === "present") return dev;
 
-  const target = platformTarget();
+  const target = platformTarget(host);
   const packageName = `tgcrypto-ffi-${target.name}`;
-  const packagePath = target.supported ? fromPackage(packageName) : undefined;
-  if (packagePath !== undefined && probeFile(packagePath) !== "missing") {
+  const packageFile = fromPackage ?? fileInPlatformPackage(artifact === "addon" ? ADDON_FILE : libraryFile(platform));
+  const packagePath = target.supported ? packageFile(packageName) : undefined;
+  if (packagePath !== undefined && probeFile(host, packagePath) !== "missing") {
     return { path: packagePath, origin: `package ${packageName}` };
   }
   if (devState === "unknown") {
@@ -272,8 +302,8 @@ export function locateNative(
         ? `Install ${packageName} (an optional dependency of tgcrypto-ffi; check that optional ` +
           `dependencies were not omitted, e.g. by --omit=optional).\n`
         : "") +
-      (currentPlatform() === "linux"
-        ? `If the C library was detected wrongly, set ${LIBC_ENV}=musl or glibc (now ${readEnv(LIBC_ENV) ?? "unset"}).\n`
+      (platform === "linux"
+        ? `If the C library was detected wrongly, set ${LIBC_ENV}=musl or glibc (now ${readEnv(LIBC_ENV, host) ?? "unset"}).\n`
         : "") +
       (artifact === "addon"
         ? `Or set ${ADDON_PATH_ENV} to the path of a ${ADDON_FILE} ` +
