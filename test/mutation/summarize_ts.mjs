@@ -10,7 +10,7 @@
 // (Stryker's own ids are run-local numbers). Exits 1 if a mutant survived
 // that equivalent_ts.txt does not explain.
 import { createHash } from "node:crypto";
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { readFileSync, writeFileSync, existsSync, statSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -106,7 +106,10 @@ const o = ["# Mutation run over ts/ (Stryker, test/mutation/stryker.config.mjs)"
   `date: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`, `commit: ${commit}`,
   "tests per mutant: the vitest suites covering it, under Node 26 (Stryker's perTest coverage); for",
   "  ts/runtime/bun.ts and deno.ts the runtime, aes and mtproto suites under Bun / Deno (command runner)",
-  `static mutants: ${process.env.STRYKER_STATIC === "1" ? "run" : "not run (STRYKER_STATIC=1 runs them)"}`, "",
+  `static mutants: ${process.env.STRYKER_STATIC === "1" ? "run" : "not run (STRYKER_STATIC=1 runs them)"}`,
+  "reports (a later report's files replace an earlier one's):",
+  ...inputs.map((input) => `  ${relative(root, input)}: ${Object.keys(JSON.parse(readFileSync(input, "utf8")).files).length} files, ` +
+    `written ${statSync(input).mtime.toISOString().slice(0, 16).replace("T", " ")} UTC`), "",
   "## Score", ""];
 for (const p of [...new Set(mutants.map((m) => m.path))]) o.push(scoreLine(p, mutants.filter((m) => m.path === p)));
 o.push("");
