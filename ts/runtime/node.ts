@@ -43,7 +43,7 @@ import { Buffer } from "node:buffer";
 import { createRequire } from "node:module";
 import process from "node:process";
 
-import { locateNative } from "./locate.ts";
+import { type LibraryCandidate, locateNative } from "./locate.ts";
 import { loadFailure, type Native } from "./native.ts";
 import { type SymbolName, symbols } from "./symbols.ts";
 
@@ -95,9 +95,8 @@ export function outputScratchIsClear(): boolean {
  * disabled") as an error naming the flag that allows it: `--permission`
  * without `--allow-addons`, or `--no-addons`. Undefined for other errors.
  */
-function addonsDisabled(cause: unknown): Error | undefined {
+function addonsDisabled(cause: unknown, flags: readonly string[]): Error | undefined {
   if ((cause as { code?: unknown })?.code !== "ERR_DLOPEN_DISABLED") return undefined;
-  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
   const why = flags.includes("--no-addons")
     ? "Node.js was started with --no-addons: start it without that flag"
     : "Node.js runs with --permission, which disables addons: start it with --allow-addons as well " +
@@ -108,20 +107,43 @@ function addonsDisabled(cause: unknown): Error | undefined {
 /** The addon's exports: the C functions of the contract. */
 type Addon = Omit<Native, "runtime" | "path" | "allocateOutput" | "finishOutput">;
 
+/** What the loader takes from Node.js and the file system (replaceable in tests). */
+export interface NodeLoaderHost {
+  /** Finds the addon (default: {@link locateNative}). */
+  readonly locate: (artifact: "addon") => LibraryCandidate;
+  /** Loads it (default: `require` from this module). */
+  readonly require: (path: string) => unknown;
+  /** The flags Node.js runs with: `process.execArgv` and `NODE_OPTIONS`, split at spaces. */
+  readonly flags: () => readonly string[];
+}
+
+/** The flags Node.js runs with: its command-line options, then those in `NODE_OPTIONS` (split at white space). */
+export function nodeFlags(execArgv: readonly string[], nodeOptions: string | undefined): string[] {
+  return [...execArgv, ...(nodeOptions ?? "").split(/\s+/)];
+}
+
+/** The real locator, `require` and flags. */
+const nodeHost: NodeLoaderHost = {
+  locate: (artifact) => locateNative(artifact),
+  require: (path) => createRequire(import.meta.url)(path),
+  flags: () => nodeFlags(process.execArgv, process.env.NODE_OPTIONS),
+};
+
 /**
  * Opens the addon found by {@link locateNative} and returns its functions.
  *
+ * @param host the locator, `require` and Node's flags (default: the real ones)
  * @throws {Error} when the addon is missing, cannot be loaded (the loader's
  *   error is kept as `cause`) or lacks a function of the contract (an addon
  *   from another version).
  */
-export function loadNative(): Native {
-  const { path, origin } = locateNative("addon");
+export function loadNative(host: NodeLoaderHost = nodeHost): Native {
+  const { path, origin } = host.locate("addon");
   let addon: Record<string, unknown>;
   try {
-    addon = createRequire(import.meta.url)(path) as Record<string, unknown>;
+    addon = host.require(path) as Record<string, unknown>;
   } catch (cause) {
-    throw loadFailure(path, origin, addonsDisabled(cause) ?? cause);
+    throw loadFailure(path, origin, addonsDisabled(cause, host.flags()) ?? cause);
   }
   const missing = (Object.keys(symbols) as SymbolName[]).filter((name) => typeof addon[name] !== "function");
   if (missing.length !== 0) {
