@@ -34,7 +34,11 @@ with warnings.catch_warnings(record=True) as caught:
         _patching.TESTED_VERSIONS["pyrogram"] = ("0.0.0",)
         # the default must be to leave an untested version alone
         tgcrypto_ffi.install(**({"allow_untested_versions": True} if case == "untested-allowed" else {}))
+        import pyrogram.crypto.mtproto as m, telethon.network.mtprotostate as t  # the untested warning's line
+    elif case == "untested-imported":
         import pyrogram.crypto.mtproto as m, telethon.network.mtprotostate as t
+        _patching.TESTED_VERSIONS["pyrogram"] = ("0.0.0",)
+        tgcrypto_ffi.install()  # the untested warning's line
     elif case == "no-cryptg":
         tgcrypto_ffi.install(cryptg=False)
         import pyrogram.crypto.mtproto as m, telethon.network.mtprotostate as t
@@ -46,6 +50,7 @@ with warnings.catch_warnings(record=True) as caught:
         tgcrypto_ffi.install(message_layer=False)
         import pyrogram.crypto.mtproto as m, telethon.network.mtprotostate as t
 out["warnings"] = [str(w.message) for w in caught if "tested version" in str(w.message)]
+out["warned_at"] = [[w.filename, w.lineno] for w in caught if "tested version" in str(w.message)]
 out["pyrogram"] = hasattr(m.pack, "__wrapped__") and hasattr(m.unpack, "__wrapped__")
 out["telethon"] = hasattr(t.MTProtoState.encrypt_message_data, "__wrapped__")
 out["replacements"] = tgcrypto_ffi.replacements()
@@ -83,6 +88,17 @@ def test_an_untested_version_is_left_alone_with_a_warning():
     assert len(out["warnings"]) == 1 and "pyrogram 2.0.106 is not a tested version (0.0.0)" in out["warnings"][0], out
     assert "allow_untested_versions=True" in out["warnings"][0]
     assert out["restored"], out
+
+
+@pytest.mark.parametrize("case", ["untested", "untested-imported"])
+def test_the_untested_warning_names_the_callers_line(case):
+    # the `import` that ran the patch (install() first), or the install() call (client imported first):
+    # not a line inside tgcrypto_ffi, importlib or the client
+    out = run(case)
+    assert len(out["warned_at"]) == 1, out
+    filename, lineno = out["warned_at"][0]
+    assert filename == "<string>", out
+    assert SCRIPT.splitlines()[lineno - 1].endswith("# the untested warning's line"), (lineno, out)
 
 
 def test_allow_untested_versions_patches_and_logs_it():

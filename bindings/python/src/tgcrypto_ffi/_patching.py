@@ -12,6 +12,7 @@ replacement is logged at INFO level on the ``tgcrypto_ffi`` logger, one line eac
 import importlib
 import importlib.abc
 import logging
+import os
 import sys
 import threading
 import warnings
@@ -48,6 +49,46 @@ def _version(package):
     return found if isinstance(found, str) else None
 
 
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+_IMPORTLIB_DIR = os.path.dirname(os.path.abspath(importlib.__file__))
+
+
+def _caller_frame(package):
+    """The frame a warning should name: the first one outward that is not in tgcrypto_ffi,
+    importlib or the client `package` itself (whose own imports run the patch when install()
+    came first), so the user's `import` or `install()` line. None if there is none."""
+    top = sys.modules.get(package)
+    client_file = getattr(top, "__file__", None)
+    skipped = [_PACKAGE_DIR, _IMPORTLIB_DIR]
+    if isinstance(client_file, str):
+        skipped.append(os.path.dirname(os.path.abspath(client_file)))
+    frame = sys._getframe(1)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        # importlib's own machinery: "<frozen importlib._bootstrap>" (CPython), "<builtin>/frozen
+        # importlib._bootstrap_external" (PyPy); the rule CPython's warnings module uses for it
+        inside = ("importlib" in name and "_bootstrap" in name) or (
+            not name.startswith("<") and any(os.path.abspath(name).startswith(d + os.sep) for d in skipped))
+        if not inside:
+            return frame
+        frame = frame.f_back
+    return None
+
+
+def _warn_caller(package, message):
+    """A RuntimeWarning at the caller's line (see _caller_frame). warn_explicit, not warn with a
+    stacklevel: warn skips importlib's frames when it counts, and not the same way everywhere."""
+    frame = _caller_frame(package)
+    if frame is None:
+        warnings.warn(message, RuntimeWarning, stacklevel=2)
+        return
+    g = frame.f_globals
+    # no module_globals: like warn, the source line is read from the file when it is shown (the
+    # loader's get_source is not asked; __main__ under -c has none)
+    warnings.warn_explicit(message, RuntimeWarning, frame.f_code.co_filename, frame.f_lineno,
+                           module=g.get("__name__", "<string>"), registry=g.setdefault("__warningregistry__", {}))
+
+
 def _gate(package, what):
     """True when `package`'s version is tested (or untested ones are allowed)."""
     found = _version(package)
@@ -57,11 +98,10 @@ def _gate(package, what):
         _log.warning("tgcrypto_ffi.install(): %s %s is untested (tested: %s); patching %s anyway "
                      "(allow_untested_versions=True)", package, found, ", ".join(TESTED_VERSIONS[package]), what)
         return True
-    warnings.warn(
+    _warn_caller(
+        package,
         f"tgcrypto_ffi.install(): {package} {found} is not a tested version ({', '.join(TESTED_VERSIONS[package])}); "
         f"{what} is left as it is (install(allow_untested_versions=True) patches it anyway)",
-        RuntimeWarning,
-        stacklevel=4,
     )
     return False
 
