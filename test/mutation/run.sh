@@ -47,6 +47,9 @@ fi
 if [ "$part" = all ] || [ "$part" = ts ]; then
     echo "== mutation testing: ts/ against the vitest suites (Stryker)"
     node=./node_modules/node26/bin/node
+    # the tree Stryker copies now, for the results' header
+    STRYKER_COMMIT=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- ts test || echo " + uncommitted changes")
+    export STRYKER_COMMIT
     if ! ./scripts/zig build; then
         status=1
     elif ! "$node" node_modules/@stryker-mutator/core/bin/stryker.js run test/mutation/stryker.config.mjs; then

@@ -100,8 +100,11 @@ function scoreLine(name, ms) {
   return `${name.padEnd(34)} ${String(caught).padStart(4)}/${String(counted.length).padEnd(4)} caught ${pct.toFixed(1).padStart(6)}%   (survivors with a reason: ${n("accepted")}; + ${n("equivalent")} equivalent, ${n("invalid")} invalid, ${n("static")} static not run)`;
 }
 
-let commit = "";
-try { commit = execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"]).toString().trim(); } catch { /* not a checkout */ }
+// The commit the sandbox was copied from (run.sh sets STRYKER_COMMIT when Stryker starts; HEAD may have moved since).
+let commit = process.env.STRYKER_COMMIT ?? "";
+if (commit === "") {
+  try { commit = execFileSync("git", ["-C", root, "rev-parse", "--short", "HEAD"]).toString().trim() + " (HEAD when summarized)"; } catch { /* not a checkout */ }
+}
 const o = ["# Mutation run over ts/ (Stryker, test/mutation/stryker.config.mjs)", "",
   `date: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`, `commit: ${commit}`,
   "tests per mutant: the vitest suites covering it, under Node 26 (Stryker's perTest coverage); for",
