@@ -118,3 +118,64 @@ describe("the length limits themselves", () => {
     expect(() => checkBlockData(ofLength(2 ** 32))).toThrow(RangeError);
   });
 });
+
+describe("the checks themselves (ts/validate.ts), in every runtime (Bun's cache of checked arrays included)", () => {
+  const detached = () => {
+    const buffer = new ArrayBuffer(16);
+    const view = new Uint8Array(buffer);
+    structuredClone(buffer, { transfer: [buffer] });
+    return view;
+  };
+
+  test("liveByteLength: the engine's length of a live Uint8Array, -1 for anything else, never a throw", async () => {
+    const { liveByteLength } = await import("../ts/validate.ts");
+    const bytes = new Uint8Array(24);
+    for (let round = 0; round < 2; round++) { // the second round: Bun answers from its cache
+      expect(liveByteLength(bytes)).toBe(24);
+      expect(liveByteLength(bytes.subarray(5, 9))).toBe(4);
+      expect(liveByteLength(new Uint8Array(0))).toBe(0);
+      expect(liveByteLength(new Uint8Array(new SharedArrayBuffer(0)))).toBe(0);
+      expect(liveByteLength(detached())).toBe(-1);
+      for (const other of [{}, [1, 2], "abc", null, undefined, 7, new Uint16Array(4), new DataView(new ArrayBuffer(4))]) {
+        expect(liveByteLength(other), String(other)).toBe(-1);
+      }
+      const liar = Object.defineProperty(new Uint8Array(4), "length", { value: 1 << 30 });
+      expect(liveByteLength(liar)).toBe(4);
+    }
+  });
+
+  test("byteLength and assertBytes: a TypeError naming the argument, a detached view refused, an empty shared one not", async () => {
+    const { assertBytes, byteLength } = await import("../ts/validate.ts");
+    for (let round = 0; round < 2; round++) {
+      expect(byteLength(new Uint8Array(3), "key")).toBe(3);
+      expect(byteLength(new Uint8Array(new SharedArrayBuffer(0)), "key"), "a SharedArrayBuffer is never detached").toBe(0);
+      expect(() => byteLength(detached(), "iv")).toThrow(new TypeError("iv is a view of a detached ArrayBuffer"));
+      expect(() => byteLength({ length: 3 }, "iv")).toThrow(new TypeError("iv must be a Uint8Array"));
+      expect(() => assertBytes("abc", "data")).toThrow(new TypeError("data must be a Uint8Array"));
+      expect(() => assertBytes(detached(), "data")).toThrow(new TypeError("data is a view of a detached ArrayBuffer"));
+      expect(() => assertBytes(new Uint8Array(1), "data")).not.toThrow();
+    }
+  });
+
+  test("viewOf: the bytes at begin of the view, from the engine's buffer and offset", async () => {
+    const { viewOf } = await import("../ts/validate.ts");
+    const base = Uint8Array.from({ length: 32 }, (_, i) => i);
+    const view = viewOf(base.subarray(8), 4, 3);
+    expect(Array.from(view)).toEqual([12, 13, 14]);
+    expect(view.buffer).toBe(base.buffer);
+  });
+
+  test("the engine getters it captured cannot be re-pointed through their own `call`", async () => {
+    const { liveByteLength } = await import("../ts/validate.ts");
+    const tagGetter = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Uint8Array.prototype), Symbol.toStringTag)!.get!;
+    const own = Object.getOwnPropertyDescriptor(tagGetter, "call");
+    expect(own?.value).toBe(Function.prototype.call);
+    expect([own?.writable, own?.configurable]).toEqual([false, false]);
+    expect(() => {
+      "use strict";
+      (tagGetter as unknown as { call: unknown }).call = () => "Uint8Array";
+    }).toThrow(TypeError);
+    expect(() => Object.defineProperty(tagGetter, "call", { value: () => "Uint8Array" })).toThrow(TypeError);
+    expect(liveByteLength({}), "still the engine's answer").toBe(-1);
+  });
+});

@@ -20,12 +20,31 @@ const root = join(here, "..", "..");
 const args = process.argv.slice(2);
 const outAt = args.indexOf("--out");
 const out = outAt >= 0 ? args[outAt + 1] : join(here, "results", `${new Date().toISOString().slice(0, 10)}-ts.txt`);
-// Several reports: a later one's entry for a file replaces an earlier one's (the Bun and Deno runs of their
-// bindings replace the Node run's "no coverage" for those files).
+// Several reports. Where a later one has a file with the same source, its mutants are merged in one by one
+// (a mutant caught in either run is caught; else the later run's status stands): the Bun and Deno runs of
+// their bindings, and of validate.ts's Bun-only lines, replace the Node run's "no coverage" there. A file
+// whose source changed between the runs (rerun after an edit) is taken whole from the later report.
 const inputs = args.filter((a, i) => !a.startsWith("--") && (outAt < 0 || i !== outAt + 1));
 if (inputs.length === 0) inputs.push(join(here, "results", "stryker.json"));
 const report = { files: {} };
-for (const input of inputs) Object.assign(report.files, JSON.parse(readFileSync(input, "utf8")).files);
+const mutantKey = (m) => [m.location.start.line, m.location.start.column, m.location.end.line, m.location.end.column,
+  m.mutatorName, m.replacement ?? ""].join(":");
+const caughtStatus = (m) => m.status === "Killed" || m.status === "Timeout";
+for (const input of inputs) {
+  for (const [path, file] of Object.entries(JSON.parse(readFileSync(input, "utf8")).files)) {
+    const earlier = report.files[path];
+    if (earlier === undefined || earlier.source !== file.source) {
+      report.files[path] = file;
+      continue;
+    }
+    const merged = new Map(earlier.mutants.map((m) => [mutantKey(m), m]));
+    for (const m of file.mutants) {
+      const before = merged.get(mutantKey(m));
+      merged.set(mutantKey(m), before !== undefined && caughtStatus(before) && !caughtStatus(m) ? before : m);
+    }
+    report.files[path] = { ...earlier, mutants: [...merged.values()] };
+  }
+}
 
 // Stryker status -> ours: caught, survived, invalid (does not compile or
 // crashes the runner: not counted), static (not run: module-level values,

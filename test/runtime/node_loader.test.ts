@@ -90,6 +90,20 @@ describe("loading", () => {
   });
 });
 
+test("a require that throws something other than an Error: reported as it is", () => {
+  for (const thrown of [undefined, null, "no addon here"]) {
+    const error = thrownBy(() =>
+      loadNative(
+        stubHost(() => {
+          throw thrown;
+        }).host,
+      ),
+    );
+    expect(error.message).toBe(`tgcrypto-ffi: cannot load /opt/tg/tgcrypto.node ($TGCRYPTO_ADDON): ${String(thrown)}`);
+    expect(error.cause).toBe(thrown);
+  }
+});
+
 describe("addons disabled (ERR_DLOPEN_DISABLED)", () => {
   const disabled = () => Object.assign(new Error("Cannot load native addon because loading addons is disabled."), { code: "ERR_DLOPEN_DISABLED" });
   const refusal = (flags: string[]) => {
