@@ -129,7 +129,7 @@ const o = ["# Mutation run over ts/ (Stryker, test/mutation/stryker.config.mjs)"
   "tests per mutant: the vitest suites covering it, under Node 26 (Stryker's perTest coverage); for",
   "  ts/runtime/bun.ts and deno.ts the runtime, aes and mtproto suites under Bun / Deno (command runner)",
   `static mutants: ${process.env.STRYKER_STATIC === "1" ? "run" : "not run (STRYKER_STATIC=1 runs them)"}`,
-  "reports (a later report's files replace an earlier one's):",
+  "reports (merged mutant by mutant where a file's source is unchanged, else a later report's file replaces it):",
   ...inputs.map((input) => `  ${relative(root, input)}: ${Object.keys(JSON.parse(readFileSync(input, "utf8")).files).length} files, ` +
     `written ${statSync(input).mtime.toISOString().slice(0, 16).replace("T", " ")} UTC`), "",
   "## Score", ""];
