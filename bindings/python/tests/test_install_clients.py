@@ -101,6 +101,21 @@ def test_the_untested_warning_names_the_callers_line(case):
     assert SCRIPT.splitlines()[lineno - 1].endswith("# the untested warning's line"), (lineno, out)
 
 
+@pytest.mark.parametrize("folder", ["importlib_app", "app_bootstrap"])
+def test_the_untested_warning_names_a_script_file_whatever_its_path(tmp_path, folder):
+    # a real file whose path merely contains "importlib" or "_bootstrap" is the caller's, not importlib's
+    script = tmp_path / folder / "main.py"
+    script.parent.mkdir()
+    script.write_text(SCRIPT)
+    r = subprocess.run([sys.executable, str(script), "untested-imported"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-3000:]
+    out = json.loads(r.stdout.strip().splitlines()[-1])
+    assert len(out["warned_at"]) == 1, out
+    filename, lineno = out["warned_at"][0]
+    assert filename == str(script), out
+    assert SCRIPT.splitlines()[lineno - 1].endswith("# the untested warning's line"), (lineno, out)
+
+
 def test_allow_untested_versions_patches_and_logs_it():
     out = run("untested-allowed")
     assert out["pyrogram"] and out["warnings"] == [], out
