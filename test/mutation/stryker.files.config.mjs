@@ -3,7 +3,7 @@
 // a file instead of hours for ts/. Reports go to .tools/stryker-files/.
 //   STRYKER_FILES=ts/runtime/locate.ts node26 node_modules/@stryker-mutator/core/bin/stryker.js \
 //     run test/mutation/stryker.files.config.mjs
-// Given after a whole-ts/ report, summarize_ts.mjs takes these files from this one.
+// Given after a whole-ts/ report, summarize_ts.mjs merges this one's files into it.
 import base from "./stryker.config.mjs";
 
 const files = (process.env.STRYKER_FILES ?? "").split(",").filter((file) => file !== "");

@@ -95,9 +95,9 @@ export function outputScratchIsClear(): boolean {
  * disabled") as an error naming the flag that allows it: `--permission`
  * without `--allow-addons`, or `--no-addons`. Undefined for other errors.
  */
-function addonsDisabled(cause: unknown, flags: readonly string[]): Error | undefined {
+function addonsDisabled(cause: unknown, readFlags: () => readonly string[]): Error | undefined {
   if ((cause as { code?: unknown })?.code !== "ERR_DLOPEN_DISABLED") return undefined;
-  const why = flags.includes("--no-addons")
+  const why = readFlags().includes("--no-addons")
     ? "Node.js was started with --no-addons: start it without that flag"
     : "Node.js runs with --permission, which disables addons: start it with --allow-addons as well " +
       "(e.g. node --permission --allow-addons --allow-fs-read=... app.js)";
@@ -143,7 +143,7 @@ export function loadNative(host: NodeLoaderHost = nodeHost): Native {
   try {
     addon = host.require(path) as Record<string, unknown>;
   } catch (cause) {
-    throw loadFailure(path, origin, addonsDisabled(cause, host.flags()) ?? cause);
+    throw loadFailure(path, origin, addonsDisabled(cause, host.flags) ?? cause);
   }
   const missing = (Object.keys(symbols) as SymbolName[]).filter((name) => typeof addon[name] !== "function");
   if (missing.length !== 0) {

@@ -68,8 +68,12 @@ print(json.dumps(out))
 """
 
 
-def run(case):
-    r = subprocess.run([sys.executable, "-c", SCRIPT, case], capture_output=True, text=True, timeout=120)
+def run(case, script=None):
+    """SCRIPT's output for `case`, run with -c, or from the file `script` (SCRIPT written there)."""
+    if script is not None:
+        script.write_text(SCRIPT)
+    source = ["-c", SCRIPT] if script is None else [str(script)]
+    r = subprocess.run([sys.executable, *source, case], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr[-3000:]
     return json.loads(r.stdout.strip().splitlines()[-1])
 
@@ -106,10 +110,7 @@ def test_the_untested_warning_names_a_script_file_whatever_its_path(tmp_path, fo
     # a real file whose path merely contains "importlib" or "_bootstrap" is the caller's, not importlib's
     script = tmp_path / folder / "main.py"
     script.parent.mkdir()
-    script.write_text(SCRIPT)
-    r = subprocess.run([sys.executable, str(script), "untested-imported"], capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr[-3000:]
-    out = json.loads(r.stdout.strip().splitlines()[-1])
+    out = run("untested-imported", script)
     assert len(out["warned_at"]) == 1, out
     filename, lineno = out["warned_at"][0]
     assert filename == str(script), out
